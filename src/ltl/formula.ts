@@ -1,0 +1,309 @@
+/**
+ * src/ltl — the formula layer.
+ *
+ * Owns the one representation of LTL formulas that every later stage (automata, synthesis,
+ * verification, explanation) shares. Formulas are hash-consed: structurally equal formulas are
+ * the same object, so `a === b` is equality, `id` is a stable key for maps and memo tables, and
+ * sub-formulas are shared. The constructors apply only rewrites that are always sound and cheap
+ * (constant folding, flattening, duplicate removal, double negation); heavier Spot-style
+ * simplification lives in `simplify.ts`.
+ *
+ * Front ends (TSL, TLSF, Spot syntax) keep their own source ASTs for printing and diagnostics and
+ * translate into this layer; nothing here knows about source text.
+ */
+
+export type Formula =
+  | Const
+  | Atom
+  | Not
+  | NAry
+  | Binary
+  | Unary;
+
+interface Base {
+  /** Unique per structurally distinct formula; stable for the lifetime of the process. */
+  readonly id: number;
+}
+export interface Const extends Base {
+  readonly kind: 'true' | 'false';
+}
+export interface Atom extends Base {
+  readonly kind: 'ap';
+  readonly name: string;
+}
+export interface Not extends Base {
+  readonly kind: 'not';
+  readonly arg: Formula;
+}
+/** Conjunction / disjunction: flattened, duplicate-free, operands sorted by id, at least two. */
+export interface NAry extends Base {
+  readonly kind: 'and' | 'or';
+  readonly args: readonly Formula[];
+}
+export type BinaryKind = 'implies' | 'iff' | 'xor' | 'U' | 'W' | 'R' | 'M';
+export interface Binary extends Base {
+  readonly kind: BinaryKind;
+  readonly left: Formula;
+  readonly right: Formula;
+}
+export type UnaryTemporalKind = 'X' | 'F' | 'G';
+export interface Unary extends Base {
+  readonly kind: UnaryTemporalKind;
+  readonly arg: Formula;
+}
+
+const table = new Map<string, Formula>();
+let nextId = 0;
+
+function intern<T extends Formula>(key: string, make: (id: number) => T): T {
+  const found = table.get(key);
+  if (found) return found as T;
+  const made = make(nextId++);
+  table.set(key, made);
+  return made;
+}
+
+export const TRUE: Const = intern('t', (id) => ({ id, kind: 'true' }));
+export const FALSE: Const = intern('f', (id) => ({ id, kind: 'false' }));
+
+export function ap(name: string): Atom {
+  return intern(`a${name}`, (id) => ({ id, kind: 'ap', name }));
+}
+
+export function not(arg: Formula): Formula {
+  if (arg === TRUE) return FALSE;
+  if (arg === FALSE) return TRUE;
+  if (arg.kind === 'not') return arg.arg;
+  return intern(`!${arg.id}`, (id) => ({ id, kind: 'not', arg }));
+}
+
+function nary(kind: 'and' | 'or', operands: readonly Formula[]): Formula {
+  const unit = kind === 'and' ? TRUE : FALSE;
+  const zero = kind === 'and' ? FALSE : TRUE;
+  const seen = new Map<number, Formula>();
+  const stack = [...operands];
+  while (stack.length > 0) {
+    const f = stack.pop()!;
+    if (f === zero) return zero;
+    if (f === unit) continue;
+    if (f.kind === kind) {
+      stack.push(...(f as NAry).args);
+      continue;
+    }
+    seen.set(f.id, f);
+  }
+  // x && !x folds to false (and dually): cheap, and keeps guards small.
+  for (const f of seen.values()) {
+    if (f.kind === 'not' && seen.has(f.arg.id)) return zero;
+  }
+  const args = [...seen.values()].sort((a, b) => a.id - b.id);
+  if (args.length === 0) return unit;
+  if (args.length === 1) return args[0];
+  return intern(`${kind}${args.map((a) => a.id).join(',')}`, (id) => ({ id, kind, args }));
+}
+
+export function and(...operands: readonly Formula[]): Formula {
+  return nary('and', operands);
+}
+export function or(...operands: readonly Formula[]): Formula {
+  return nary('or', operands);
+}
+
+function binary(kind: BinaryKind, left: Formula, right: Formula): Binary {
+  return intern(`${kind}${left.id},${right.id}`, (id) => ({ id, kind, left, right }));
+}
+
+export function implies(left: Formula, right: Formula): Formula {
+  if (left === FALSE || right === TRUE) return TRUE;
+  if (left === TRUE) return right;
+  if (right === FALSE) return not(left);
+  if (left === right) return TRUE;
+  return binary('implies', left, right);
+}
+export function iff(left: Formula, right: Formula): Formula {
+  if (left === right) return TRUE;
+  if (left === TRUE) return right;
+  if (right === TRUE) return left;
+  if (left === FALSE) return not(right);
+  if (right === FALSE) return not(left);
+  return left.id < right.id ? binary('iff', left, right) : binary('iff', right, left);
+}
+export function xor(left: Formula, right: Formula): Formula {
+  return not(iff(left, right));
+}
+
+export function X(arg: Formula): Formula {
+  if (arg === TRUE || arg === FALSE) return arg;
+  return intern(`X${arg.id}`, (id) => ({ id, kind: 'X', arg }));
+}
+export function F(arg: Formula): Formula {
+  if (arg === TRUE || arg === FALSE) return arg;
+  if (arg.kind === 'F') return arg;
+  return intern(`F${arg.id}`, (id) => ({ id, kind: 'F', arg }));
+}
+export function G(arg: Formula): Formula {
+  if (arg === TRUE || arg === FALSE) return arg;
+  if (arg.kind === 'G') return arg;
+  return intern(`G${arg.id}`, (id) => ({ id, kind: 'G', arg }));
+}
+/** Strong until: right eventually holds, left holds until then. */
+export function U(left: Formula, right: Formula): Formula {
+  if (right === TRUE || right === FALSE || left === FALSE) return right;
+  if (left === TRUE) return F(right);
+  if (left === right) return left;
+  return binary('U', left, right);
+}
+/** Weak until: left U right, or G left. */
+export function W(left: Formula, right: Formula): Formula {
+  if (right === TRUE || left === TRUE) return TRUE;
+  if (left === FALSE) return right;
+  if (right === FALSE) return G(left);
+  if (left === right) return left;
+  return binary('W', left, right);
+}
+/** Release: right holds until and including the step where left holds, or forever. */
+export function R(left: Formula, right: Formula): Formula {
+  if (right === TRUE || right === FALSE || left === TRUE) return right;
+  if (left === FALSE) return G(right);
+  if (left === right) return left;
+  return binary('R', left, right);
+}
+/** Strong release: left R right, and left eventually holds. */
+export function M(left: Formula, right: Formula): Formula {
+  if (left === FALSE || right === FALSE) return FALSE;
+  if (right === TRUE) return F(left);
+  if (left === TRUE) return right;
+  if (left === right) return left;
+  return binary('M', left, right);
+}
+
+export const constructors = { and, or, not, implies, iff, xor, X, F, G, U, W, R, M } as const;
+
+/** Rebuild `f` with new children; the constructors re-apply the cheap rewrites. */
+export function rebuild(f: Formula, children: readonly Formula[]): Formula {
+  switch (f.kind) {
+    case 'true':
+    case 'false':
+    case 'ap':
+      return f;
+    case 'not':
+      return not(children[0]);
+    case 'and':
+      return and(...children);
+    case 'or':
+      return or(...children);
+    case 'X':
+    case 'F':
+    case 'G':
+      return constructors[f.kind](children[0]);
+    default:
+      return constructors[f.kind](children[0], children[1]);
+  }
+}
+
+export function children(f: Formula): readonly Formula[] {
+  switch (f.kind) {
+    case 'true':
+    case 'false':
+    case 'ap':
+      return [];
+    case 'not':
+    case 'X':
+    case 'F':
+    case 'G':
+      return [f.arg];
+    case 'and':
+    case 'or':
+      return f.args;
+    default:
+      return [f.left, f.right];
+  }
+}
+
+/** Bottom-up map with memoisation by id (formulas are DAGs; this visits each node once). */
+export function mapFormula(f: Formula, visit: (node: Formula, rebuilt: Formula) => Formula): Formula {
+  const memo = new Map<number, Formula>();
+  const go = (g: Formula): Formula => {
+    const hit = memo.get(g.id);
+    if (hit) return hit;
+    const kids = children(g);
+    const rebuilt = kids.length === 0 ? g : rebuild(g, kids.map(go));
+    const out = visit(g, rebuilt);
+    memo.set(g.id, out);
+    return out;
+  };
+  return go(f);
+}
+
+export function atoms(f: Formula): Set<string> {
+  const out = new Set<string>();
+  const seen = new Set<number>();
+  const stack: Formula[] = [f];
+  while (stack.length > 0) {
+    const g = stack.pop()!;
+    if (seen.has(g.id)) continue;
+    seen.add(g.id);
+    if (g.kind === 'ap') out.add(g.name);
+    else stack.push(...children(g));
+  }
+  return out;
+}
+
+/** True when the formula has no temporal operator. */
+export function isPropositional(f: Formula): boolean {
+  switch (f.kind) {
+    case 'true':
+    case 'false':
+    case 'ap':
+      return true;
+    case 'X':
+    case 'F':
+    case 'G':
+    case 'U':
+    case 'W':
+    case 'R':
+    case 'M':
+      return false;
+    default:
+      return children(f).every(isPropositional);
+  }
+}
+
+/** Evaluate a propositional formula under a valuation (missing atoms are false). */
+export function evalPropositional(f: Formula, value: (name: string) => boolean): boolean {
+  switch (f.kind) {
+    case 'true':
+      return true;
+    case 'false':
+      return false;
+    case 'ap':
+      return value(f.name);
+    case 'not':
+      return !evalPropositional(f.arg, value);
+    case 'and':
+      return f.args.every((a) => evalPropositional(a, value));
+    case 'or':
+      return f.args.some((a) => evalPropositional(a, value));
+    case 'implies':
+      return !evalPropositional(f.left, value) || evalPropositional(f.right, value);
+    case 'iff':
+      return evalPropositional(f.left, value) === evalPropositional(f.right, value);
+    case 'xor':
+      return evalPropositional(f.left, value) !== evalPropositional(f.right, value);
+    default:
+      throw new Error(`evalPropositional: temporal operator ${f.kind} in a propositional context`);
+  }
+}
+
+/** Number of distinct nodes (DAG size). */
+export function size(f: Formula): number {
+  const seen = new Set<number>();
+  const stack: Formula[] = [f];
+  while (stack.length > 0) {
+    const g = stack.pop()!;
+    if (seen.has(g.id)) continue;
+    seen.add(g.id);
+    stack.push(...children(g));
+  }
+  return seen.size;
+}
