@@ -6,6 +6,7 @@
  * grouped into TSL signals (exactly one update per signal per step), and the specification in
  * TLSF's four-part shape. Data flows one way: front end → GameSpec → solver → Mealy machine.
  */
+import type { SignalData, TermData } from '../../runtime/table.js';
 import type { SourceSpan } from '../diagnostics/diagnostic.js';
 import { type Formula, and, ap as atomFormula, G, implies, not, or, TRUE } from '../ltl/formula.js';
 
@@ -22,8 +23,12 @@ export interface SpecPart {
 export interface PropositionInfo {
   /** The proposition name used in formulas (and given to external tools). */
   readonly name: string;
-  /** TSL: the predicate term (`inCave storyPassage`) or update (`[cell <- f x]`) it abstracts. */
+  /** TSL: the predicate term (`inCave storyPassage`) or update (`[cell <- f x]`) as written. */
   readonly term?: string;
+  /** TSL input propositions: the predicate call they abstract, structured for code generation. */
+  readonly predicate?: { readonly fn: string; readonly args: readonly TermData[] };
+  /** TSL output propositions: the update they abstract. */
+  readonly update?: { readonly signal: string; readonly term: TermData; readonly isSelfUpdate: boolean };
 }
 
 /** A TSL signal (cell or output): its update propositions, of which exactly one holds per step. */
@@ -53,6 +58,8 @@ export interface GameSpec {
   readonly assumptions: readonly SpecPart[];
   /** Controller guarantees (already wrapped in G where they hold always). */
   readonly guarantees: readonly SpecPart[];
+  /** TSL only: every signal name with its role (input / cell / output), for code generation. */
+  readonly tslSignals?: readonly SignalData[];
 }
 
 /** `G` of "exactly one update per signal", for every signal group. */
