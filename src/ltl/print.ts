@@ -9,7 +9,8 @@ const PLAIN_ATOM = /^[a-zA-Z_][a-zA-Z0-9_.]*$/;
 const RESERVED = new Set(['true', 'false', 'X', 'F', 'G', 'U', 'W', 'R', 'M', 'xor', 'V', 'O', 'H', 'S', 'Y', 'Z']);
 
 export function spotAtom(name: string): string {
-  if (PLAIN_ATOM.test(name) && !RESERVED.has(name) && !/^[XFG]+[0-9]*$/.test(name)) return name;
+  // Spot may lex a leading F/G/X as an operator (`GFa` is `G F a`), so such atoms are always quoted.
+  if (PLAIN_ATOM.test(name) && !RESERVED.has(name) && !/^[XFG]/.test(name)) return name;
   return `"${name.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
