@@ -25,6 +25,11 @@ export interface PredicateData {
   readonly args: readonly TermData[];
   /** The term as written in the spec (`inCave storyPassage`). */
   readonly text: string;
+  /**
+   * Set when the proposition tests a boolean signal directly (`room.empty`) rather than calling a
+   * predicate: its value is that signal's current value, and `fn`/`args` are not used.
+   */
+  readonly signal?: string;
 }
 
 export interface UpdateData {

@@ -14,14 +14,15 @@ for (const { grammar, out } of targets) {
   if (!existsSync(path)) continue;
   const source = readFileSync(path, 'utf8');
   const code = peggy.generate(source, { output: 'source', format: 'es', grammarSource: grammar });
-  const target = join(root, out);
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, code);
-  writeFileSync(
-    target.replace(/\.js$/, '.d.ts'),
+  const declarations =
     `// Generated from ${grammar}; the parse result is typed by the caller (see src/tsl/ast.ts).\n` +
-      `export interface PeggyLocation { source: unknown; start: { offset: number; line: number; column: number }; end: { offset: number; line: number; column: number } }\n` +
-      `export declare class SyntaxError extends Error { location: PeggyLocation; expected: unknown; found: string | null }\n` +
-      `export declare function parse(input: string, options?: { grammarSource?: unknown; startRule?: string }): unknown;\n`,
-  );
+    `export interface PeggyLocation { source: unknown; start: { offset: number; line: number; column: number }; end: { offset: number; line: number; column: number } }\n` +
+    `export declare class SyntaxError extends Error { location: PeggyLocation; expected: unknown; found: string | null }\n` +
+    `export declare function parse(input: string, options?: { grammarSource?: unknown; startRule?: string }): unknown;\n`;
+  // tsc does not copy .js files (allowJs is off), so the compiled tree gets its own copy.
+  for (const target of [join(root, out), join(root, 'dist', out)]) {
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, code);
+    writeFileSync(target.replace(/\.js$/, '.d.ts'), declarations);
+  }
 }

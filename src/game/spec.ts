@@ -27,6 +27,8 @@ export interface PropositionInfo {
   readonly term?: string;
   /** TSL input propositions: the predicate call they abstract, structured for code generation. */
   readonly predicate?: { readonly fn: string; readonly args: readonly TermData[] };
+  /** TSL input propositions that test a boolean signal directly (`room.empty`) instead of a predicate. */
+  readonly booleanSignal?: string;
   /** TSL output propositions: the update they abstract. */
   readonly update?: { readonly signal: string; readonly term: TermData; readonly isSelfUpdate: boolean };
 }

@@ -4,4 +4,129 @@
  */
 import type { CommandSpec } from '../command.js';
 
-export const commands: readonly CommandSpec[] = [];
+export const commands: readonly CommandSpec[] = [
+  {
+    command: 'doctor',
+    describe: 'Show which synthesis back ends (builtin, ltlsynt, strix) are available, with versions',
+    builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' }),
+    load: () => import('./doctor.js'),
+  },
+  {
+    command: 'audit <log>',
+    describe: 'Audit a JSONL/CSV log against LTL rules: per-run and per-property verdicts, first violations, witnesses',
+    builder: (y) =>
+      y
+        .positional('log', { type: 'string', demandOption: true, describe: 'log file (.jsonl or .csv; - for stdin)' })
+        .option('spec', { type: 'string', array: true, demandOption: true, describe: 'rules: rules.ltl (name: formula per line) or rules.json; repeat to combine' })
+        .option('labels', { type: 'string', describe: 'labels.json: proposition → condition, "columns", "missing", "groupBy"' })
+        .option('group-by', { type: 'string', describe: 'field that names the run an event belongs to' })
+        .option('contiguous', { type: 'boolean', describe: 'a run is a contiguous block of equal --group-by values (ids may repeat); flat memory' })
+        .option('semantics', { choices: ['ltl3', 'ltlf'], default: 'ltl3', describe: 'end of log: LTL3 (pending stays pending) or LTLf' })
+        .option('columns', { type: 'string', describe: 'CSV: comma-separated column names replacing the header row' })
+        .option('format', { choices: ['jsonl', 'csv'], describe: 'log format (default: from the file extension)' })
+        .option('missing', { choices: ['false', 'error'], describe: 'a proposition whose field is missing: false, or a malformed line' })
+        .option('recovery', { type: 'boolean', default: true, describe: 'restart a property after a violation and count violations (TRAC_R)' })
+        .option('strict', { type: 'boolean', default: false, describe: 'stop at the first malformed line (exit 2)' })
+        .option('witness', { type: 'boolean', default: false, describe: 'print witnesses of violating runs' })
+        .option('json', { type: 'boolean', default: false, describe: 'print the full report as JSON' }),
+    load: () => import('./audit.js'),
+  },
+  {
+    command: 'check [files..]',
+    describe: 'Check realizability of .tsl/.tlsf specs (or --ltl with --ins/--outs): one line per spec',
+    builder: (y) =>
+      y
+        .positional('files', { type: 'string', array: true, describe: 'spec files (.tsl, .tlsf)' })
+        .option('ltl', { type: 'string', describe: 'a Spot-syntax LTL formula instead of files' })
+        .option('ins', { type: 'string', array: true, describe: 'input propositions for --ltl (comma-separated)' })
+        .option('outs', { type: 'string', array: true, describe: 'output propositions for --ltl (comma-separated)' })
+        .option('timeout', { type: 'number', default: 60, describe: 'seconds per spec; then the verdict is unknown' })
+        .option('param', { type: 'string', array: true, describe: 'TLSF parameter override NAME=VALUE' })
+        .option('states', { type: 'boolean', default: true, describe: 'synthesize to report controller states (--no-states: verdict only, faster)' })
+        .option('json', { type: 'boolean', default: false, describe: 'one JSON object per spec: {file, verdict, seconds, states?}' }),
+    load: () => import('./check.js'),
+  },
+  {
+    command: 'synth [file]',
+    describe: 'Synthesize a verified controller and print it (HOA with controllable-AP, DOT or JSON)',
+    builder: (y) =>
+      y
+        .positional('file', { type: 'string', describe: 'spec file (.tsl, .tlsf)' })
+        .option('format', { choices: ['hoa', 'dot', 'json'], default: 'hoa', describe: 'output format' })
+        .option('output', { alias: 'o', type: 'string', describe: 'write to this file instead of stdout' })
+        .option('ltl', { type: 'string', describe: 'a Spot-syntax LTL formula instead of a file' })
+        .option('ins', { type: 'string', array: true, describe: 'input propositions for --ltl' })
+        .option('outs', { type: 'string', array: true, describe: 'output propositions for --ltl' })
+        .option('timeout', { type: 'number', default: 60, describe: 'seconds; then the answer is unknown (exit 3)' })
+        .option('param', { type: 'string', array: true, describe: 'TLSF parameter override NAME=VALUE' })
+        .option('verbose', { type: 'boolean', default: false, describe: 'print solver progress on stderr' }),
+    load: () => import('./synth.js'),
+  },
+  {
+    command: 'compile <files..>',
+    describe: 'Compile TSL specs into typed TypeScript controller modules (verified before writing)',
+    builder: (y) =>
+      y
+        .positional('files', { type: 'string', array: true, demandOption: true, describe: '.tsl files (one module each, or one for all with --as)' })
+        .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'output directory' })
+        .option('as', { type: 'string', describe: 'compose all files (conjunction) into one controller with this name' })
+        .option('check', { type: 'boolean', default: false, describe: 'write nothing; exit 1 if a module is missing or stale' })
+        .option('watch', { type: 'boolean', default: false, describe: 'recompile whenever a spec changes' })
+        .option('runtime-import', { type: 'string', describe: 'module specifier of the runtime (default tslc/runtime)' })
+        .option('timeout', { type: 'number', default: 60, describe: 'synthesis time limit per controller, seconds' })
+        .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' }),
+    load: () => import('./compile.js'),
+  },
+  {
+    command: 'parse <file>',
+    describe: 'Parse a .tsl file and print its AST as JSON',
+    builder: (y) =>
+      y
+        .positional('file', { type: 'string', demandOption: true, describe: '.tsl file' })
+        .option('locations', { type: 'boolean', default: false, describe: 'keep line/column of every node' })
+        .option('json', { type: 'boolean', default: false, describe: 'print errors as JSON' }),
+    load: () => import('./parse.js'),
+  },
+  {
+    command: 'fmt <file>',
+    describe: 'Print a .tsl file in canonical form (parenthesized where TSL and Spot precedence differ)',
+    builder: (y) =>
+      y
+        .positional('file', { type: 'string', demandOption: true, describe: '.tsl file' })
+        .option('write', { alias: 'w', type: 'boolean', default: false, describe: 'rewrite the file in place' })
+        .option('check', { type: 'boolean', default: false, describe: 'exit 1 if the file is not formatted' })
+        .option('style', { choices: ['curried', 'call'], default: 'curried', describe: 'terms as `p x (f y)` (tsltools) or `p(x, f(y))`' })
+        .option('json', { type: 'boolean', default: false, describe: 'print errors as JSON' }),
+    load: () => import('./fmt.js'),
+  },
+  {
+    command: 'symbols <file>',
+    describe: 'Print the symbol table of a .tsl file: inputs, cells, outputs, predicates and functions with arity',
+    builder: (y) =>
+      y
+        .positional('file', { type: 'string', demandOption: true, describe: '.tsl file' })
+        .option('json', { type: 'boolean', default: false, describe: 'print the table (or errors) as JSON' }),
+    load: () => import('./symbols.js'),
+  },
+  {
+    command: 'tlsf <file>',
+    describe: 'Print the LTL abstraction of a .tsl file as TLSF (for syfco / ltlsynt --tlsf)',
+    builder: (y) =>
+      y
+        .positional('file', { type: 'string', demandOption: true, describe: '.tsl file' })
+        .option('names', { choices: ['readable', 'tsltools'], default: 'readable', describe: 'proposition naming (tsltools: p0…/u0… as tsl2tlsf)' })
+        .option('output', { alias: 'o', type: 'string', describe: 'write to this file instead of stdout' })
+        .option('json', { type: 'boolean', default: false, describe: 'print errors as JSON' }),
+    load: () => import('./tlsf.js'),
+  },
+  {
+    command: 'ltl <file>',
+    describe: 'Print the LTL abstraction of a .tsl file in Spot syntax, plus --ins/--outs for ltlsynt',
+    builder: (y) =>
+      y
+        .positional('file', { type: 'string', demandOption: true, describe: '.tsl file' })
+        .option('names', { choices: ['readable', 'tsltools'], default: 'readable', describe: 'proposition naming' })
+        .option('json', { type: 'boolean', default: false, describe: 'print {formula, ins, outs} (or errors) as JSON' }),
+    load: () => import('./ltl.js'),
+  },
+];

@@ -1,0 +1,26 @@
+/**
+ * bench/ — the benchmark runner (`npm run bench`): each section measures one area and returns a
+ * markdown fragment; `index.ts` runs them in order and writes bench/results.md.
+ *
+ * To add a section: write `bench/<area>.ts` exporting a `BenchSection` and add it to the array
+ * below (one line).
+ */
+import { corpusSection } from './corpus.js';
+import { monitorSection } from './monitor.js';
+import { runtimeSection } from './runtime.js';
+
+export interface BenchContext {
+  /** Progress lines (stderr). */
+  readonly log: (msg: string) => void;
+  /** Command-line arguments after the section filter, e.g. `--timeout 5`. */
+  readonly args: readonly string[];
+}
+
+export interface BenchSection {
+  readonly name: string;
+  readonly describe: string;
+  /** Returns markdown (a heading, a table, a summary). */
+  run(ctx: BenchContext): Promise<string>;
+}
+
+export const sections: readonly BenchSection[] = [corpusSection, monitorSection, runtimeSection];

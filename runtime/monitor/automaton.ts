@@ -1,0 +1,155 @@
+/**
+ * The LTL3 automaton monitor (Bauer, Leucker, Schallhart): complete three-valued verdicts where
+ * progression can stay pending too long. It runs two Büchi automata given as plain data — one for
+ * the property, one for its negation — with each state marked live when an accepting run is still
+ * possible from it. After a prefix, the property is violated when no live state of the positive
+ * automaton is reachable, and satisfied when none of the negative one is. Subset steps are
+ * memoised per (subset, labels), so the monitor becomes a lazily built DFA.
+ *
+ * The automata are built by the compiler (`src/audit/automaton.ts`); the runtime only reads JSON.
+ */
+import type { LtlNode } from '../ltl/syntax.js';
+import type { Labels, Verdict } from './progression.js';
+
+export interface MonitorPart {
+  readonly initial: readonly number[];
+  readonly states: readonly {
+    /** Some accepting run starts here. */
+    readonly live: boolean;
+    /** Guards are propositional formulas over the automaton's `aps`. */
+    readonly edges: readonly { readonly to: number; readonly guard: LtlNode }[];
+  }[];
+}
+
+export interface MonitorAutomaton {
+  readonly version: 1;
+  readonly aps: readonly string[];
+  /** Automaton of the property. */
+  readonly positive: MonitorPart;
+  /** Automaton of its negation. */
+  readonly negative: MonitorPart;
+}
+
+type Guard = (v: ArrayLike<number>) => boolean;
+
+function compileGuard(g: LtlNode, index: ReadonlyMap<string, number>): Guard {
+  switch (g.op) {
+    case 'true':
+      return () => true;
+    case 'false':
+      return () => false;
+    case 'ap': {
+      const i = index.get(g.name);
+      if (i === undefined) throw new Error(`guard mentions unknown proposition '${g.name}'`);
+      return (v) => v[i] === 1;
+    }
+    case '!': {
+      const a = compileGuard(g.arg, index);
+      return (v) => !a(v);
+    }
+    case '&':
+    case '|': {
+      const parts = g.args.map((x) => compileGuard(x, index));
+      return g.op === '&' ? (v) => parts.every((p) => p(v)) : (v) => parts.some((p) => p(v));
+    }
+    case '->':
+    case '<->':
+    case 'xor': {
+      const a = compileGuard(g.left, index);
+      const b = compileGuard(g.right, index);
+      if (g.op === '->') return (v) => !a(v) || b(v);
+      if (g.op === '<->') return (v) => a(v) === b(v);
+      return (v) => a(v) !== b(v);
+    }
+    default:
+      throw new Error(`automaton guards must be propositional, found '${g.op}'`);
+  }
+}
+
+class PartRunner {
+  private readonly edges: { to: number; guard: Guard }[][];
+  private readonly cache = new Map<string, number[]>();
+  readonly start: number[];
+
+  constructor(part: MonitorPart, index: ReadonlyMap<string, number>) {
+    this.edges = part.states.map((s) => s.edges.filter((e) => part.states[e.to]?.live).map((e) => ({ to: e.to, guard: compileGuard(e.guard, index) })));
+    this.start = [...new Set(part.initial.filter((s) => part.states[s]?.live))].sort((a, b) => a - b);
+  }
+
+  step(current: readonly number[], values: ArrayLike<number>, mask: number | undefined): number[] {
+    const key = mask === undefined ? undefined : `${current.join(',')}|${mask}`;
+    if (key !== undefined) {
+      const hit = this.cache.get(key);
+      if (hit) return hit;
+    }
+    const next = new Set<number>();
+    for (const s of current) for (const e of this.edges[s]) if (e.guard(values)) next.add(e.to);
+    const out = [...next].sort((a, b) => a - b);
+    if (key !== undefined) this.cache.set(key, out);
+    return out;
+  }
+}
+
+/** One property's LTL3 monitor. */
+export class AutomatonMonitor {
+  readonly aps: readonly string[];
+  private readonly pos: PartRunner;
+  private readonly neg: PartRunner;
+  private posSet: number[];
+  private negSet: number[];
+  private readonly values: Uint8Array;
+  private stepCount = 0;
+  private decidedAt: number | undefined;
+
+  constructor(automaton: MonitorAutomaton) {
+    if (automaton.version !== 1) throw new Error(`unsupported monitor automaton version ${String(automaton.version)}`);
+    this.aps = automaton.aps;
+    const index = new Map(automaton.aps.map((a, i) => [a, i]));
+    this.pos = new PartRunner(automaton.positive, index);
+    this.neg = new PartRunner(automaton.negative, index);
+    this.posSet = this.pos.start;
+    this.negSet = this.neg.start;
+    this.values = new Uint8Array(automaton.aps.length);
+  }
+
+  get verdict(): Verdict {
+    if (this.posSet.length === 0) return 'violated';
+    if (this.negSet.length === 0) return 'satisfied';
+    return 'pending';
+  }
+
+  get steps(): number {
+    return this.stepCount;
+  }
+
+  /** Step at which the verdict became final, if it has. */
+  get decidedStep(): number | undefined {
+    return this.decidedAt;
+  }
+
+  step(labels: Labels): Verdict {
+    const v = this.values;
+    if (labels instanceof Set) for (let i = 0; i < this.aps.length; i++) v[i] = labels.has(this.aps[i]) ? 1 : 0;
+    else {
+      const rec = labels as Readonly<Record<string, boolean | undefined>>;
+      for (let i = 0; i < this.aps.length; i++) v[i] = rec[this.aps[i]] ? 1 : 0;
+    }
+    return this.stepValues(v);
+  }
+
+  /** `values[i]` is the truth (0/1) of `aps[i]`. */
+  stepValues(values: ArrayLike<number>): Verdict {
+    const step = this.stepCount++;
+    if (this.verdict !== 'pending') return this.verdict;
+    let mask: number | undefined;
+    if (this.aps.length <= 24) {
+      mask = 0;
+      for (let i = 0; i < this.aps.length; i++) if (values[i]) mask |= 1 << i;
+    }
+    this.posSet = this.pos.step(this.posSet, values, mask);
+    this.negSet = this.neg.step(this.negSet, values, mask);
+    const verdict = this.verdict;
+    if (verdict !== 'pending') this.decidedAt = step;
+    return verdict;
+  }
+}

@@ -1,0 +1,443 @@
+/**
+ * The progression monitor (TRAC, Algorithms 1 and 2 of Alamdari et al.): one LTL formula per named
+ * property, progressed through every label set, with three-valued verdicts, witnesses and optional
+ * recovery. Progression results are memoised per (formula, relevant labels), so after warm-up a
+ * step is a few map look-ups per property.
+ */
+import type { LtlNode } from '../ltl/syntax.js';
+import { K, type Term, TermStore, acceptsEmpty, normalize, progress, progressLast, termAps } from './terms.js';
+
+export type Verdict = 'satisfied' | 'violated' | 'pending';
+/** How a finished log is judged: LTL3 keeps pending as pending; LTLf treats the log as the whole trace. */
+export type EndSemantics = 'ltl3' | 'ltlf';
+
+export interface PropertySpec {
+  readonly name: string;
+  readonly formula: LtlNode;
+}
+
+/** Labels of one event: the set of true propositions, or a record (missing/false/undefined = false). */
+export type Labels = ReadonlySet<string> | Readonly<Record<string, boolean | undefined>>;
+
+export interface MonitorOptions {
+  /** TRAC_R: after a verdict, count it and restart the property from its initial formula. */
+  readonly recovery?: boolean;
+  /**
+   * With recovery: restart after every verdict (the paper's TRAC_R, default) or only after
+   * violations (a satisfied property then stays satisfied; what auditors counting violations want).
+   */
+  readonly recoverAfter?: 'verdict' | 'violation';
+  /** Keep at most this many witness entries per property (the most recent); default 200. */
+  readonly witnessLimit?: number;
+}
+
+export interface WitnessEntry {
+  /** 0-based index of the event in the monitored stream. */
+  readonly step: number;
+  /** Caller-supplied position of the event (e.g. its line in a log file), if given. */
+  readonly at?: number;
+  /** The property's propositions that were true at this step. */
+  readonly labels: readonly string[];
+  /** The progressed formula after this step (Spot syntax). */
+  readonly formula: string;
+}
+
+export interface PropertyStatus {
+  readonly name: string;
+  readonly verdict: Verdict;
+  /** Current progressed formula (Spot syntax). */
+  readonly formula: string;
+  readonly violations: number;
+  readonly satisfactions: number;
+  readonly firstViolationStep?: number;
+  readonly firstViolationAt?: number;
+  readonly firstSatisfactionStep?: number;
+  /** Witness of the current (or, without recovery, final) progression. */
+  readonly witness: readonly WitnessEntry[];
+  /** Witness that led to the first violation (recovery mode resets the running witness). */
+  readonly violationWitness?: readonly WitnessEntry[];
+  /** Witness entries dropped because of `witnessLimit`. */
+  readonly witnessDropped: number;
+}
+
+export interface FinalStatus extends PropertyStatus {
+  readonly semantics: EndSemantics;
+}
+
+interface RawWitness {
+  step: number;
+  at: number | undefined;
+  mask: number;
+  term: Term;
+}
+
+interface PropState {
+  readonly name: string;
+  readonly initial: Term;
+  /** Global ap indices this property mentions; bit i of a mask is apIdx[i]. */
+  readonly apIdx: readonly number[];
+  /** Memoised progression: term id → successor per label mask (a lazily built DFA). */
+  readonly rows: Map<number, (Term | undefined)[]>;
+  /** The row of `current` (kept beside it so a steady-state step is one array read). */
+  row: (Term | undefined)[];
+  current: Term;
+  readonly onViolated: { name: string; verdict: Verdict };
+  readonly onSatisfied: { name: string; verdict: Verdict };
+  /** Formula before the most recent step and that step's mask (for LTLf end-of-trace). */
+  prev: Term;
+  lastMask: number;
+  stepsSinceReset: number;
+  verdict: Verdict;
+  violations: number;
+  satisfactions: number;
+  firstViolationStep: number | undefined;
+  firstViolationAt: number | undefined;
+  firstSatisfactionStep: number | undefined;
+  witness: RawWitness[];
+  witnessDropped: number;
+  violationWitness: RawWitness[] | undefined;
+}
+
+/** Plain-JSON monitor state (snapshot / restore). */
+export interface MonitorSnapshot {
+  readonly version: 1;
+  readonly options: { recovery: boolean; recoverAfter: 'verdict' | 'violation'; witnessLimit: number };
+  readonly step: number;
+  readonly properties: readonly {
+    readonly name: string;
+    readonly initial: LtlNode;
+    readonly current: LtlNode;
+    readonly prev: LtlNode;
+    readonly lastLabels: readonly string[];
+    readonly stepsSinceReset: number;
+    readonly verdict: Verdict;
+    readonly violations: number;
+    readonly satisfactions: number;
+    readonly firstViolationStep?: number;
+    readonly firstViolationAt?: number;
+    readonly firstSatisfactionStep?: number;
+    readonly witness: readonly SnapshotWitness[];
+    readonly witnessDropped: number;
+    readonly violationWitness?: readonly SnapshotWitness[];
+  }[];
+}
+interface SnapshotWitness {
+  readonly step: number;
+  readonly at?: number;
+  readonly labels: readonly string[];
+  readonly formula: LtlNode;
+}
+
+/** Properties with more propositions than this are progressed without the memo table. */
+const MAX_CACHED_APS = 24;
+
+export class ProgressionMonitor {
+  private readonly store: TermStore;
+  private readonly props: PropState[];
+  private readonly recovery: boolean;
+  private readonly recoverAfter: 'verdict' | 'violation';
+  private readonly witnessLimit: number;
+  private readonly values: Uint8Array;
+  private stepCount = 0;
+
+  constructor(properties: readonly PropertySpec[], options: MonitorOptions = {}) {
+    this.store = new TermStore();
+    this.recovery = options.recovery ?? false;
+    this.recoverAfter = options.recoverAfter ?? 'verdict';
+    this.witnessLimit = Math.max(1, options.witnessLimit ?? 200);
+    const names = new Set<string>();
+    for (const p of properties) {
+      if (names.has(p.name)) throw new Error(`duplicate property name '${p.name}'`);
+      names.add(p.name);
+    }
+    this.props = properties.map((p) => this.makeState(p.name, this.store.fromNode(p.formula)));
+    this.values = new Uint8Array(this.store.aps.length);
+    for (const p of this.props) this.settle(p, p.current, 0, undefined);
+  }
+
+  /** Every atomic proposition any property mentions, in index order (for `stepValues`). */
+  get aps(): readonly string[] {
+    return this.store.aps;
+  }
+  get steps(): number {
+    return this.stepCount;
+  }
+  get propertyNames(): readonly string[] {
+    return this.props.map((p) => p.name);
+  }
+  /** Distinct formulas built so far (a proxy for memory: stays flat once every reachable formula is seen). */
+  get formulaCount(): number {
+    return this.store.termCount;
+  }
+
+  private makeState(name: string, initial: Term): PropState {
+    const apIdx = [...termAps(initial)].sort((a, b) => a - b);
+    return {
+      name,
+      initial,
+      apIdx,
+      rows: new Map(),
+      row: [],
+      onViolated: Object.freeze({ name, verdict: 'violated' as Verdict }),
+      onSatisfied: Object.freeze({ name, verdict: 'satisfied' as Verdict }),
+      current: initial,
+      prev: initial,
+      lastMask: 0,
+      stepsSinceReset: 0,
+      verdict: 'pending',
+      violations: 0,
+      satisfactions: 0,
+      firstViolationStep: undefined,
+      firstViolationAt: undefined,
+      firstSatisfactionStep: undefined,
+      witness: [],
+      witnessDropped: 0,
+      violationWitness: undefined,
+    };
+  }
+
+  /** Progress every property through one event's labels. Returns the properties whose verdict was reached at this step. */
+  step(labels: Labels, at?: number): readonly { name: string; verdict: Verdict }[] {
+    const aps = this.store.aps;
+    const v = this.values;
+    if (isSet(labels)) for (let i = 0; i < aps.length; i++) v[i] = labels.has(aps[i]) ? 1 : 0;
+    else for (let i = 0; i < aps.length; i++) v[i] = labels[aps[i]] ? 1 : 0;
+    return this.stepValues(v, at);
+  }
+
+  /** Fast path: `values[i]` is the truth of `aps[i]`. */
+  stepValues(values: ArrayLike<number | boolean>, at?: number): readonly { name: string; verdict: Verdict }[] {
+    const step = this.stepCount++;
+    let reached: { name: string; verdict: Verdict }[] | undefined;
+    for (const p of this.props) {
+      // Decided and not restarted: nothing left to progress.
+      if (p.current.kind === K.True || p.current.kind === K.False) continue;
+      const idx = p.apIdx;
+      let mask = 0;
+      for (let i = 0; i < idx.length; i++) if (values[idx[i]]) mask |= 1 << i;
+      const cur = p.current;
+      let next: Term | undefined;
+      if (idx.length <= MAX_CACHED_APS) {
+        next = p.row[mask];
+        if (next === undefined) {
+          next = normalize(this.store, progress(this.store, cur, (ap) => Boolean(values[ap])));
+          p.row[mask] = next;
+        }
+      } else {
+        next = normalize(this.store, progress(this.store, cur, (ap) => Boolean(values[ap])));
+      }
+      p.prev = cur;
+      p.lastMask = mask;
+      p.stepsSinceReset++;
+      if (next !== cur) {
+        const verdict = this.settle(p, next, step, at, mask);
+        if (verdict !== 'pending') (reached ??= []).push(verdict === 'violated' ? p.onViolated : p.onSatisfied);
+      }
+    }
+    return reached ?? NONE;
+  }
+
+  /** Record a new formula for `p`: witness, verdict, counters, recovery. */
+  private settle(p: PropState, next: Term, step: number, at: number | undefined, mask = 0): Verdict {
+    setCurrent(p, next);
+    if (this.stepCount > 0) {
+      // Trim in batches (amortised O(1)); readers only look at the last `witnessLimit` entries.
+      if (p.witness.length >= 2 * this.witnessLimit) {
+        const drop = p.witness.length - this.witnessLimit;
+        p.witness.splice(0, drop);
+        p.witnessDropped += drop;
+      }
+      p.witness.push({ step, at, mask, term: next });
+    }
+    const verdict: Verdict = next.kind === K.False ? 'violated' : next.kind === K.True ? 'satisfied' : 'pending';
+    if (verdict === 'pending') return verdict;
+    if (verdict === 'violated') {
+      p.violations++;
+      if (p.firstViolationStep === undefined) {
+        p.firstViolationStep = step;
+        p.firstViolationAt = at;
+        p.violationWitness = p.witness.slice(-this.witnessLimit);
+      }
+    } else {
+      p.satisfactions++;
+      p.firstSatisfactionStep ??= step;
+    }
+    p.verdict = verdict;
+    if (this.recovery && this.stepCount > 0 && (verdict === 'violated' || this.recoverAfter === 'verdict')) {
+      setCurrent(p, p.initial);
+      p.witness = [];
+      p.witnessDropped = 0;
+      p.stepsSinceReset = 0;
+    }
+    return verdict;
+  }
+
+  /** Verdicts so far. In recovery mode `verdict` is the latest verdict reached (or pending if none yet). */
+  status(): PropertyStatus[] {
+    return this.props.map((p) => this.describe(p, p.verdict));
+  }
+
+  /**
+   * Verdicts for a finished log. `ltl3`: pending stays pending. `ltlf`: the log is the whole trace
+   * (strong next, unmet eventualities violated, invariants satisfied); recovery mode judges the
+   * instance still running at the end the same way. Does not change the monitor.
+   */
+  finish(semantics: EndSemantics): FinalStatus[] {
+    return this.props.map((p) => {
+      let verdict = p.verdict;
+      let violations = p.violations;
+      let satisfactions = p.satisfactions;
+      let firstViolationStep = p.firstViolationStep;
+      const decided = p.current.kind === K.True || p.current.kind === K.False;
+      // A property restarted by recovery at the very last event has no running instance to judge.
+      const running = !decided && (p.stepsSinceReset > 0 || this.stepCount === 0);
+      if (semantics === 'ltlf' && running) {
+        const ok =
+          p.stepsSinceReset > 0
+            ? progressLast(this.store, p.prev, (ap) => maskHas(p, p.lastMask, ap))
+            : acceptsEmpty(p.current);
+        verdict = ok ? 'satisfied' : 'violated';
+        if (ok) satisfactions++;
+        else {
+          violations++;
+          firstViolationStep ??= this.stepCount - 1;
+        }
+      } else if (!decided) {
+        verdict = 'pending';
+      }
+      const base = this.describe(p, verdict);
+      return { ...base, violations, satisfactions, firstViolationStep, semantics };
+    });
+  }
+
+  private describe(p: PropState, verdict: Verdict): PropertyStatus {
+    const w = (list: RawWitness[]): WitnessEntry[] =>
+      list.map((e) => ({
+        step: e.step,
+        ...(e.at !== undefined ? { at: e.at } : {}),
+        labels: p.apIdx.filter((_, i) => e.mask & (1 << i)).map((ap) => this.store.aps[ap]),
+        formula: this.store.print(e.term),
+      }));
+    return {
+      name: p.name,
+      verdict,
+      formula: this.store.print(p.current),
+      violations: p.violations,
+      satisfactions: p.satisfactions,
+      ...(p.firstViolationStep !== undefined ? { firstViolationStep: p.firstViolationStep } : {}),
+      ...(p.firstViolationAt !== undefined ? { firstViolationAt: p.firstViolationAt } : {}),
+      ...(p.firstSatisfactionStep !== undefined ? { firstSatisfactionStep: p.firstSatisfactionStep } : {}),
+      witness: w(p.witness.slice(-this.witnessLimit)),
+      ...(p.violationWitness ? { violationWitness: w(p.violationWitness) } : {}),
+      witnessDropped: p.witnessDropped + Math.max(0, p.witness.length - this.witnessLimit),
+    };
+  }
+
+  /** An independent copy sharing the (immutable) formula store; used to look ahead. */
+  fork(options: { keepWitness?: boolean } = {}): ProgressionMonitor {
+    const copy: ProgressionMonitor = Object.create(ProgressionMonitor.prototype);
+    const keep = options.keepWitness ?? true;
+    Object.assign(copy, {
+      store: this.store,
+      recovery: this.recovery,
+      recoverAfter: this.recoverAfter,
+      witnessLimit: this.witnessLimit,
+      values: new Uint8Array(this.values.length),
+      stepCount: this.stepCount,
+      props: this.props.map((p) => ({
+        ...p,
+        witness: keep ? [...p.witness] : [],
+        violationWitness: keep ? p.violationWitness : undefined,
+      })),
+    });
+    return copy;
+  }
+
+  snapshot(): MonitorSnapshot {
+    const s = this.store;
+    const w = (p: PropState, list: RawWitness[]): SnapshotWitness[] =>
+      list.map((e) => ({
+        step: e.step,
+        ...(e.at !== undefined ? { at: e.at } : {}),
+        labels: maskLabels(this.store, p, e.mask),
+        formula: s.toNode(e.term),
+      }));
+    return {
+      version: 1,
+      options: { recovery: this.recovery, recoverAfter: this.recoverAfter, witnessLimit: this.witnessLimit },
+      step: this.stepCount,
+      properties: this.props.map((p) => ({
+        name: p.name,
+        initial: s.toNode(p.initial),
+        current: s.toNode(p.current),
+        prev: s.toNode(p.prev),
+        lastLabels: maskLabels(s, p, p.lastMask),
+        stepsSinceReset: p.stepsSinceReset,
+        verdict: p.verdict,
+        violations: p.violations,
+        satisfactions: p.satisfactions,
+        ...(p.firstViolationStep !== undefined ? { firstViolationStep: p.firstViolationStep } : {}),
+        ...(p.firstViolationAt !== undefined ? { firstViolationAt: p.firstViolationAt } : {}),
+        ...(p.firstSatisfactionStep !== undefined ? { firstSatisfactionStep: p.firstSatisfactionStep } : {}),
+        witness: w(p, p.witness.slice(-this.witnessLimit)),
+        witnessDropped: p.witnessDropped + Math.max(0, p.witness.length - this.witnessLimit),
+        ...(p.violationWitness ? { violationWitness: w(p, p.violationWitness) } : {}),
+      })),
+    };
+  }
+
+  static restore(snap: MonitorSnapshot): ProgressionMonitor {
+    if (snap.version !== 1) throw new Error(`unsupported monitor snapshot version ${String(snap.version)}`);
+    const m = new ProgressionMonitor(
+      snap.properties.map((p) => ({ name: p.name, formula: p.initial })),
+      snap.options,
+    );
+    const s = m.store;
+    m.stepCount = snap.step;
+    snap.properties.forEach((sp, i) => {
+      const p = m.props[i];
+      const toMask = (labels: readonly string[]): number =>
+        p.apIdx.reduce((mask, ap, bit) => (labels.includes(s.aps[ap]) ? mask | (1 << bit) : mask), 0);
+      const raw = (list: readonly SnapshotWitness[]): RawWitness[] =>
+        list.map((e) => ({ step: e.step, at: e.at, mask: toMask(e.labels), term: s.fromNode(e.formula) }));
+      setCurrent(p, s.fromNode(sp.current));
+      Object.assign(p, {
+        prev: s.fromNode(sp.prev),
+        lastMask: toMask(sp.lastLabels),
+        stepsSinceReset: sp.stepsSinceReset,
+        verdict: sp.verdict,
+        violations: sp.violations,
+        satisfactions: sp.satisfactions,
+        firstViolationStep: sp.firstViolationStep,
+        firstViolationAt: sp.firstViolationAt,
+        firstSatisfactionStep: sp.firstSatisfactionStep,
+        witness: raw(sp.witness),
+        witnessDropped: sp.witnessDropped,
+        violationWitness: sp.violationWitness ? raw(sp.violationWitness) : undefined,
+      });
+    });
+    return m;
+  }
+}
+
+function setCurrent(p: PropState, t: Term): void {
+  p.current = t;
+  let row = p.rows.get(t.id);
+  if (!row) p.rows.set(t.id, (row = []));
+  p.row = row;
+}
+
+const NONE: readonly { name: string; verdict: Verdict }[] = Object.freeze([]);
+
+function isSet(l: Labels): l is ReadonlySet<string> {
+  return l instanceof Set;
+}
+
+function maskHas(p: PropState, mask: number, ap: number): boolean {
+  const bit = p.apIdx.indexOf(ap);
+  return bit >= 0 && (mask & (1 << bit)) !== 0;
+}
+
+function maskLabels(store: TermStore, p: PropState, mask: number): string[] {
+  return p.apIdx.filter((_, i) => mask & (1 << i)).map((ap) => store.aps[ap]);
+}

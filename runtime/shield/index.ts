@@ -1,0 +1,37 @@
+/**
+ * runtime/shield — tool-call shields for LLM agents: LTLf rules over `call:<tool>` and event
+ * propositions, answered before a call runs (allowed tools, allow/deny with the rule named),
+ * whole-plan checks, AI SDK adapters, and the English ⇄ LTL pattern library.
+ */
+export { LtlfDfa, allLetters, satisfiableLtlf, type Letter, type LtlfDfaOptions } from './dfa.js';
+export {
+  Shield,
+  ShieldRuleError,
+  CALL_PREFIX,
+  askAboutPlan,
+  callLetter,
+  checkPlan,
+  resolveRules,
+  type Decision,
+  type PlanReport,
+  type PlanStep,
+  type ResolvedRule,
+  type RuleBreach,
+  type RuleInput,
+  type ShieldOptions,
+  type ShieldRule,
+  type ToolCall,
+} from './shield.js';
+export { shieldPrepareStep, shieldTools, type BlockedToolResult, type ExecutableTool, type ShieldToolsOptions } from './ai-sdk.js';
+export {
+  PatternError,
+  compileEnglish,
+  englishToLtl,
+  explainLtl,
+  instantiate,
+  matchPattern,
+  patternCatalogue,
+  type PatternInstance,
+  type PatternSlots,
+  type Scope,
+} from './patterns.js';

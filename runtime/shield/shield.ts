@@ -1,0 +1,330 @@
+/**
+ * The shield: temporal rules over tool calls and events, answered before anything runs.
+ *
+ * Semantics (finite traces, LTLf): a session is the finite sequence of recorded events; each event
+ * is a set of propositions (`call:<tool>` for a call, plus any labels the caller adds, or results
+ * such as `result:verified`). A proposed call is ALLOWED when, after it, some finite continuation
+ * of single events can still satisfy every rule — i.e. the rules' automaton state after the call
+ * can reach acceptance. Otherwise it is DENIED, and the reason names the rule(s) that could no
+ * longer be satisfied. Denied calls are never recorded, so the session stays where it was.
+ */
+import { parseLtl } from '../ltl/parse.js';
+import { printLtl } from '../ltl/print.js';
+import type { LtlNode } from '../ltl/syntax.js';
+import { TermStore } from '../monitor/terms.js';
+import { type Letter, LtlfDfa } from './dfa.js';
+import { englishToLtl, explainLtl } from './patterns.js';
+
+export interface ShieldRule {
+  readonly name: string;
+  /** Spot-syntax LTL (quote propositions with `:`: `"call:refund"`) or a parsed tree. */
+  readonly ltl?: string | LtlNode;
+  /** An English pattern sentence (see the pattern library), used when `ltl` is absent. */
+  readonly english?: string;
+  /** What denials quote; default: the English sentence, or the formula explained in English. */
+  readonly description?: string;
+}
+
+/** A rule: an object, or a string that is an English pattern sentence or else Spot-syntax LTL. */
+export type RuleInput = ShieldRule | string;
+
+export interface ToolCall {
+  readonly tool: string;
+  readonly args?: unknown;
+  /** Extra propositions true at this step (e.g. `amount:large`). */
+  readonly labels?: readonly string[];
+}
+
+export interface ResolvedRule {
+  readonly name: string;
+  readonly formula: LtlNode;
+  readonly ltl: string;
+  readonly description: string;
+}
+
+export interface RuleBreach {
+  readonly rule: string;
+  readonly description: string;
+  /** True when the event itself violates the rule; false when it only makes it unsatisfiable later. */
+  readonly immediate: boolean;
+}
+
+export interface Decision {
+  readonly allowed: boolean;
+  readonly letter: readonly string[];
+  readonly breaches: readonly RuleBreach[];
+  /** Plain-English explanation (also for allowed calls: "allowed"). */
+  readonly reason: string;
+}
+
+export interface ShieldOptions {
+  /** Tools the agent has (for `allowedTools()`); rules' `call:` propositions are added. */
+  readonly tools?: readonly string[];
+  /** Extra labels for a call, e.g. derived from its arguments. */
+  readonly labelCall?: (call: ToolCall) => Iterable<string>;
+  /** Letters continuations may use; default: the empty event and every proposition alone. */
+  readonly alphabet?: readonly Letter[];
+}
+
+export class ShieldRuleError extends Error {
+  constructor(
+    readonly rule: string,
+    message: string,
+  ) {
+    super(`rule '${rule}': ${message}`);
+    this.name = 'ShieldRuleError';
+  }
+}
+
+export const CALL_PREFIX = 'call:';
+
+/** Normalise rule inputs: English sentences are compiled with the pattern library. */
+export function resolveRules(rules: readonly RuleInput[]): ResolvedRule[] {
+  const names = new Set<string>();
+  return rules.map((r, i) => {
+    const rule: ShieldRule = typeof r === 'string' ? { name: `rule ${i + 1}`, ...(englishToLtl(r) ? { english: r } : { ltl: r }) } : r;
+    if (names.has(rule.name)) throw new ShieldRuleError(rule.name, 'duplicate rule name');
+    names.add(rule.name);
+    let formula: LtlNode;
+    let english: string | undefined;
+    if (rule.ltl !== undefined) {
+      try {
+        formula = typeof rule.ltl === 'string' ? parseLtl(rule.ltl) : rule.ltl;
+      } catch (e) {
+        throw new ShieldRuleError(rule.name, `cannot parse LTL: ${(e as Error).message}`);
+      }
+    } else if (rule.english !== undefined) {
+      const inst = englishToLtl(rule.english);
+      if (!inst) throw new ShieldRuleError(rule.name, `no English pattern matches "${rule.english}"`);
+      formula = inst.ltl;
+      english = rule.english.trim().replace(/\.$/, '');
+    } else {
+      throw new ShieldRuleError(rule.name, 'needs `ltl` or `english`');
+    }
+    return { name: rule.name, formula, ltl: printLtl(formula), description: rule.description ?? english ?? explainLtl(formula) };
+  });
+}
+
+export function callLetter(call: ToolCall, labelCall?: (call: ToolCall) => Iterable<string>): Set<string> {
+  const s = new Set<string>([CALL_PREFIX + call.tool, ...(call.labels ?? [])]);
+  if (labelCall) for (const l of labelCall(call)) s.add(l);
+  return s;
+}
+
+export class Shield {
+  readonly rules: readonly ResolvedRule[];
+  private readonly perRule: LtlfDfa[];
+  private readonly all: LtlfDfa;
+  private states: number[];
+  private allState: number;
+  private readonly tools: string[];
+  private readonly labelCall?: (call: ToolCall) => Iterable<string>;
+  private readonly history: string[][] = [];
+
+  constructor(rules: readonly RuleInput[], options: ShieldOptions = {}) {
+    this.rules = resolveRules(rules);
+    const store = new TermStore();
+    const terms = this.rules.map((r) => store.fromNode(r.formula));
+    const props = new Set<string>();
+    for (const r of this.rules) collectNames(r.formula, props);
+    const tools = new Set(options.tools ?? []);
+    for (const p of props) if (p.startsWith(CALL_PREFIX)) tools.add(p.slice(CALL_PREFIX.length));
+    this.tools = [...tools];
+    for (const t of tools) props.add(CALL_PREFIX + t);
+    const alphabet = options.alphabet ?? [new Set<string>(), ...[...props].sort().map((p) => new Set([p]))];
+    this.perRule = terms.map((t) => new LtlfDfa(t, { store, alphabet }));
+    this.all = new LtlfDfa(store.and(terms), { store, alphabet });
+    this.states = this.perRule.map((d) => d.start);
+    this.allState = this.all.start;
+    this.labelCall = options.labelCall;
+  }
+
+  /** Decide a proposed call without recording it. */
+  check(call: ToolCall | string): Decision {
+    const c = typeof call === 'string' ? { tool: call } : call;
+    return this.decide(callLetter(c, this.labelCall), `call ${c.tool}`);
+  }
+
+  /** Decide an arbitrary event (a set of propositions) without recording it. */
+  checkEvent(labels: Iterable<string>): Decision {
+    const letter = new Set(labels);
+    return this.decide(letter, `event {${[...letter].sort().join(', ')}}`);
+  }
+
+  /** The framework-free API: decide, and record the call when it is allowed. */
+  guard(call: ToolCall | string): Decision {
+    const d = this.check(call);
+    if (d.allowed) this.commit(new Set(d.letter));
+    return d;
+  }
+
+  /** Record an executed call (whether or not it was checked). */
+  record(call: ToolCall | string): void {
+    const c = typeof call === 'string' ? { tool: call } : call;
+    this.commit(callLetter(c, this.labelCall));
+  }
+
+  /** Record an observed event, e.g. `['result:verified']`. */
+  observe(labels: Iterable<string>): void {
+    this.commit(new Set(labels));
+  }
+
+  /** Tools whose call is allowed now. */
+  allowedTools(tools: readonly string[] = this.tools): string[] {
+    return tools.filter((t) => this.check(t).allowed);
+  }
+
+  /** Every known tool with its decision now. */
+  decisions(tools: readonly string[] = this.tools): { tool: string; decision: Decision }[] {
+    return tools.map((tool) => ({ tool, decision: this.check(tool) }));
+  }
+
+  /** If the session ended now: are all rules satisfied, and which still wait for something? */
+  status(): { satisfied: boolean; pending: { rule: string; description: string }[] } {
+    const pending = this.rules
+      .filter((_, i) => !this.perRule[i].accepting(this.states[i]))
+      .map((r) => ({ rule: r.name, description: r.description }));
+    return { satisfied: this.all.accepting(this.allState), pending };
+  }
+
+  /** Events recorded so far (sorted proposition lists). */
+  get trace(): readonly (readonly string[])[] {
+    return this.history;
+  }
+
+  private commit(letter: Letter): void {
+    this.states = this.perRule.map((d, i) => d.step(this.states[i], letter));
+    this.allState = this.all.step(this.allState, letter);
+    this.history.push([...letter].sort());
+  }
+
+  private decide(letter: Letter, what: string): Decision {
+    const breaches: RuleBreach[] = [];
+    this.perRule.forEach((d, i) => {
+      const q = d.step(this.states[i], letter);
+      if (!d.live(q)) breaches.push({ rule: this.rules[i].name, description: this.rules[i].description, immediate: d.violated(q) });
+    });
+    const sorted = [...letter].sort();
+    if (breaches.length === 0) {
+      const q = this.all.step(this.allState, letter);
+      if (this.all.live(q)) return { allowed: true, letter: sorted, breaches, reason: `${what} is allowed` };
+      // Each rule alone could still be met, but not all of them together.
+      const involved = this.rules.map((r) => ({ rule: r.name, description: r.description, immediate: false }));
+      return {
+        allowed: false,
+        letter: sorted,
+        breaches: involved,
+        reason: `${what} is blocked: after it the rules ${involved.map((b) => `"${b.rule}" (${b.description})`).join(', ')} can no longer all be satisfied together`,
+      };
+    }
+    const parts = breaches.map(
+      (b) => `rule "${b.rule}" (${b.description}) ${b.immediate ? 'forbids it' : 'could no longer be satisfied afterwards'}`,
+    );
+    return { allowed: false, letter: sorted, breaches, reason: `${what} is blocked: ${parts.join('; ')}` };
+  }
+}
+
+function collectNames(n: LtlNode, out: Set<string>): void {
+  switch (n.op) {
+    case 'ap':
+      out.add(n.name);
+      return;
+    case 'true':
+    case 'false':
+      return;
+    case '!':
+    case 'X':
+    case 'F':
+    case 'G':
+      collectNames(n.arg, out);
+      return;
+    case '&':
+    case '|':
+      for (const a of n.args) collectNames(a, out);
+      return;
+    default:
+      collectNames(n.left, out);
+      collectNames(n.right, out);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole plans
+
+/** A plan step: a tool name, a tool call, or an event given as its propositions. */
+export type PlanStep = string | ToolCall | { readonly labels: readonly string[] };
+
+export interface PlanReport {
+  /** True when no step is blocked and the finished plan satisfies every rule. */
+  readonly ok: boolean;
+  /** The first step that would be blocked, with why (0-based index). */
+  readonly firstViolation?: { readonly index: number; readonly step: PlanStep; readonly decision: Decision };
+  /** When every step is allowed but the plan ends with obligations unmet. */
+  readonly unmetAtEnd: readonly { rule: string; description: string }[];
+  /** Plain-English summary. */
+  readonly explanation: string;
+}
+
+function stepLetter(step: PlanStep, labelCall?: (call: ToolCall) => Iterable<string>): Set<string> {
+  if (typeof step === 'string') return callLetter({ tool: step }, labelCall);
+  if ('tool' in step) return callLetter(step, labelCall);
+  return new Set(step.labels);
+}
+
+function describeStep(step: PlanStep): string {
+  if (typeof step === 'string') return step;
+  if ('tool' in step) return step.args === undefined ? step.tool : `${step.tool}(${JSON.stringify(step.args)})`;
+  return `{${step.labels.join(', ')}}`;
+}
+
+/** Validate a whole proposed plan before executing any of it. */
+export function checkPlan(rules: readonly RuleInput[], plan: readonly PlanStep[], options: ShieldOptions = {}): PlanReport {
+  const shield = new Shield(rules, options);
+  for (let index = 0; index < plan.length; index++) {
+    const step = plan[index];
+    const letter = stepLetter(step, options.labelCall);
+    const decision = shield.checkEvent(letter);
+    if (!decision.allowed) {
+      return {
+        ok: false,
+        firstViolation: { index, step, decision },
+        unmetAtEnd: [],
+        explanation: `step ${index + 1} (${describeStep(step)}) is blocked: ${decision.reason.replace(/^.*? is blocked: /, '')}`,
+      };
+    }
+    shield.observe(letter);
+  }
+  const { satisfied, pending } = shield.status();
+  if (satisfied) return { ok: true, unmetAtEnd: [], explanation: `all ${plan.length} steps are allowed and the plan satisfies every rule` };
+  return {
+    ok: false,
+    unmetAtEnd: pending,
+    explanation: `every step is allowed, but when the plan ends ${pending.map((p) => `rule "${p.rule}" (${p.description})`).join(' and ') || 'the rules together'} is still unmet`,
+  };
+}
+
+/**
+ * Answer a person's "will you …?" question about a plan: the question is a pattern sentence or
+ * LTL; the answer is yes when the finished plan satisfies it, otherwise no with the deciding step.
+ */
+export function askAboutPlan(question: string, plan: readonly PlanStep[], options: ShieldOptions = {}): { answer: boolean; explanation: string } {
+  // Light normalisation so "will you go to the kitchen before the bathroom?" reads as the
+  // pattern sentence "kitchen before bathroom" over room propositions.
+  const cleaned = question
+    .trim()
+    .replace(/\?$/, '')
+    .replace(/^(will|would|do|are) you\s+(be\s+)?/i, '')
+    .replace(/\b(go|walk|get|move)\s+(in)?to\s+/gi, '')
+    .replace(/\b(enter|visit|call)\s+/gi, '')
+    .replace(/\bthe\s+/gi, '')
+    .trim();
+  const report = checkPlan([{ name: 'question', ...(englishToLtl(cleaned) ? { english: cleaned } : { ltl: cleaned }) }], plan, options);
+  if (report.ok) return { answer: true, explanation: `yes: the plan satisfies "${cleaned}"` };
+  if (report.firstViolation) {
+    return {
+      answer: false,
+      explanation: `no: step ${report.firstViolation.index + 1} (${describeStep(report.firstViolation.step)}) makes "${cleaned}" impossible`,
+    };
+  }
+  return { answer: false, explanation: `no: the plan ends before "${cleaned}" is fulfilled` };
+}

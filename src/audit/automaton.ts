@@ -1,0 +1,100 @@
+/**
+ * Builds the runtime's `MonitorAutomaton` (LTL3 monitor as plain JSON) from the automata layer:
+ * translate the property and its negation to TGBAs, then mark each state live when an accepting
+ * cycle is reachable from it — a non-trivial SCC whose internal edges carry every acceptance set.
+ */
+import type { LtlNode } from '../../runtime/ltl/syntax.js';
+import type { MonitorAutomaton, MonitorPart } from '../../runtime/monitor/automaton.js';
+import { stronglyConnectedComponents } from '../automata/scc.js';
+import { translateLtl } from '../automata/translate.js';
+import type { Tgba } from '../automata/types.js';
+import type { Formula } from '../ltl/formula.js';
+import { not } from '../ltl/formula.js';
+import { fromSyntax } from '../ltl/from-syntax.js';
+
+/** States of `a` from which some accepting run exists. */
+export function liveStates(a: Tgba): boolean[] {
+  const succ = (s: number) => a.edges[s].map((e) => e.to);
+  const all = Array.from({ length: a.stateCount }, (_, i) => i);
+  const { comp, count } = stronglyConnectedComponents(a.stateCount, all, succ);
+  const good = new Array<boolean>(count).fill(false);
+  const marks: Set<number>[] = Array.from({ length: count }, () => new Set());
+  const cyclic = new Array<boolean>(count).fill(false);
+  for (let s = 0; s < a.stateCount; s++) {
+    for (const e of a.edges[s]) {
+      if (comp[e.to] !== comp[s] || isFalse(e.guard)) continue;
+      cyclic[comp[s]] = true;
+      for (const m of e.marks) marks[comp[s]].add(m);
+    }
+  }
+  for (let c = 0; c < count; c++) good[c] = cyclic[c] && marks[c].size >= a.accSets;
+  // Backward closure: a state is live when it can reach a good SCC.
+  const live = new Array<boolean>(a.stateCount).fill(false);
+  const preds: number[][] = Array.from({ length: a.stateCount }, () => []);
+  for (let s = 0; s < a.stateCount; s++) for (const e of a.edges[s]) if (!isFalse(e.guard)) preds[e.to].push(s);
+  const queue: number[] = [];
+  for (let s = 0; s < a.stateCount; s++) {
+    if (comp[s] >= 0 && good[comp[s]]) {
+      live[s] = true;
+      queue.push(s);
+    }
+  }
+  while (queue.length > 0) {
+    const t = queue.pop()!;
+    for (const p of preds[t]) {
+      if (!live[p]) {
+        live[p] = true;
+        queue.push(p);
+      }
+    }
+  }
+  return live;
+}
+
+function isFalse(f: Formula): boolean {
+  return f.kind === 'false';
+}
+
+/** Propositional formula → plain syntax. */
+export function guardToNode(f: Formula): LtlNode {
+  switch (f.kind) {
+    case 'true':
+      return { op: 'true' };
+    case 'false':
+      return { op: 'false' };
+    case 'ap':
+      return { op: 'ap', name: f.name };
+    case 'not':
+      return { op: '!', arg: guardToNode(f.arg) };
+    case 'and':
+    case 'or':
+      return { op: f.kind === 'and' ? '&' : '|', args: f.args.map(guardToNode) };
+    case 'implies':
+      return { op: '->', left: guardToNode(f.left), right: guardToNode(f.right) };
+    case 'iff':
+      return { op: '<->', left: guardToNode(f.left), right: guardToNode(f.right) };
+    case 'xor':
+      return { op: 'xor', left: guardToNode(f.left), right: guardToNode(f.right) };
+    default:
+      throw new Error(`guard is not propositional: ${f.kind}`);
+  }
+}
+
+function part(a: Tgba): MonitorPart {
+  const live = liveStates(a);
+  return {
+    initial: [...a.initial],
+    states: a.edges.map((edges, s) => ({
+      live: live[s],
+      edges: edges.filter((e) => !isFalse(e.guard)).map((e) => ({ to: e.to, guard: guardToNode(e.guard) })),
+    })),
+  };
+}
+
+export function buildMonitorAutomaton(formula: LtlNode): MonitorAutomaton {
+  const f = fromSyntax(formula);
+  const pos = translateLtl(f);
+  const neg = translateLtl(not(f));
+  const aps = [...new Set([...pos.aps, ...neg.aps])].sort();
+  return { version: 1, aps, positive: part(pos), negative: part(neg) };
+}

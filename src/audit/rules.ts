@@ -1,0 +1,198 @@
+/**
+ * Rule files for `tslc audit`: which properties to check and how to label events.
+ *
+ * Text form (`rules.ltl`): one property per line, `name: formula` in Spot syntax (the name is
+ * optional); `#` and `//` start comments; an indented line continues the previous formula.
+ * JSON form (`*.json`): `{ "properties": [{ "name", "formula", "description"? }] | { name: formula },
+ * "labels"?: {...}, "missing"?, "columns"?, "groupBy"? }` — a formula may be Spot text or `LtlNode`.
+ */
+import { LtlSyntaxError, parseLtl } from '../../runtime/ltl/parse.js';
+import type { LtlNode } from '../../runtime/ltl/syntax.js';
+import type { LabelRules, MissingPolicy } from '../../runtime/monitor/label.js';
+import type { PropertySpec } from '../../runtime/monitor/progression.js';
+import { type Diagnostic, UserError, error } from '../diagnostics/diagnostic.js';
+
+export interface AuditRule extends PropertySpec {
+  readonly description?: string;
+}
+
+/** How events become labels, from a labels file and/or the rule file. */
+export interface LabelConfig {
+  readonly labels?: LabelRules;
+  readonly missing?: MissingPolicy;
+  readonly columns?: readonly string[];
+  readonly groupBy?: string;
+  /** Runs are contiguous blocks of equal group values (see `tslc audit --contiguous`). */
+  readonly contiguous?: boolean;
+}
+
+export interface RuleSet extends LabelConfig {
+  readonly properties: readonly AuditRule[];
+}
+
+const NAME = /^\s*([A-Za-z_][\w.-]*)\s*:(?!=)\s*/;
+
+export function parseRuleText(text: string, file: string): RuleSet {
+  const lines = text.split(/\r?\n/);
+  const entries: { name?: string; body: string; line: number; col: number; pieces: { line: number; offset: number }[] }[] = [];
+  lines.forEach((raw, i) => {
+    const stripped = stripComment(raw);
+    if (stripped.trim() === '') return;
+    const last = entries[entries.length - 1];
+    if (/^\s/.test(raw) && last) {
+      last.pieces.push({ line: i + 1, offset: last.body.length + 1 });
+      last.body += '\n' + stripped;
+      return;
+    }
+    const m = NAME.exec(stripped);
+    const body = m ? stripped.slice(m[0].length) : stripped;
+    const col = (m ? m[0].length : 0) + 1;
+    entries.push({ name: m?.[1], body, line: i + 1, col, pieces: [{ line: i + 1, offset: 0 }] });
+  });
+  const diagnostics: Diagnostic[] = [];
+  const properties: AuditRule[] = [];
+  const names = new Set<string>();
+  entries.forEach((e, k) => {
+    const name = e.name ?? `rule${k + 1}`;
+    if (names.has(name)) diagnostics.push(error(`duplicate property name '${name}'`, { file, line: e.line, col: 1, length: name.length }, 'duplicate'));
+    names.add(name);
+    try {
+      properties.push({ name, formula: parseLtl(e.body) });
+    } catch (err) {
+      if (!(err instanceof LtlSyntaxError)) throw err;
+      // Map the offset inside the (possibly continued) formula back to file line/column.
+      let piece = e.pieces[0];
+      for (const p of e.pieces) if (p.offset <= err.offset) piece = p;
+      const within = err.offset - piece.offset;
+      const col = piece === e.pieces[0] ? e.col + within : within + 1;
+      diagnostics.push(error(err.message, { file, line: piece.line, col, length: err.length }, 'parse'));
+    }
+  });
+  if (diagnostics.length > 0) throw new UserError(diagnostics);
+  if (properties.length === 0) throw new UserError(error(`${file} contains no properties`, { file, line: 1, col: 1 }, 'empty'));
+  return { properties };
+}
+
+function stripComment(line: string): string {
+  // Comments may not start inside a quoted atom.
+  let inQuote = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"' && line[i - 1] !== '\\') inQuote = !inQuote;
+    if (inQuote) continue;
+    if (c === '#' || (c === '/' && line[i + 1] === '/')) return line.slice(0, i);
+  }
+  return line;
+}
+
+function fail(file: string, message: string, code = 'rules'): never {
+  throw new UserError(error(`${file}: ${message}`, undefined, code));
+}
+
+function isNode(x: unknown): x is LtlNode {
+  return typeof x === 'object' && x !== null && typeof (x as { op?: unknown }).op === 'string';
+}
+
+export function parseRuleJson(text: string, file: string): RuleSet {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    fail(file, `not valid JSON (${(err as Error).message})`, 'parse');
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) fail(file, 'expected a JSON object');
+  const obj = data as Record<string, unknown>;
+  const raw = obj.properties;
+  const list: { name: string; formula: unknown; description?: unknown }[] = Array.isArray(raw)
+    ? raw.map((p, i) => {
+        if (p === null || typeof p !== 'object') fail(file, `properties[${i}] must be an object with "name" and "formula"`);
+        const r = p as Record<string, unknown>;
+        if (typeof r.name !== 'string' || r.name === '') fail(file, `properties[${i}] needs a "name"`);
+        return { name: r.name, formula: r.formula, description: r.description };
+      })
+    : raw && typeof raw === 'object'
+      ? Object.entries(raw as Record<string, unknown>).map(([name, formula]) => ({ name, formula }))
+      : fail(file, 'expected "properties": a list of {name, formula} or an object name → formula');
+  const names = new Set<string>();
+  const properties = list.map((p) => {
+    if (names.has(p.name)) fail(file, `duplicate property name '${p.name}'`, 'duplicate');
+    names.add(p.name);
+    let formula: LtlNode;
+    if (typeof p.formula === 'string') {
+      try {
+        formula = parseLtl(p.formula);
+      } catch (err) {
+        if (!(err instanceof LtlSyntaxError)) throw err;
+        fail(file, `property '${p.name}': ${err.message} at column ${err.col} of "${p.formula}"`, 'parse');
+      }
+    } else if (isNode(p.formula)) formula = p.formula;
+    else fail(file, `property '${p.name}' needs a "formula" (Spot syntax text or an LtlNode object)`);
+    return { name: p.name, formula, ...(typeof p.description === 'string' ? { description: p.description } : {}) };
+  });
+  if (properties.length === 0) fail(file, 'no properties', 'empty');
+  return { properties, ...parseLabelConfig(obj, file) };
+}
+
+/** The label part of a rules or labels file; a labels file without a "labels" key is the rules themselves. */
+export function parseLabelConfig(obj: Record<string, unknown>, file: string, bare = false): LabelConfig {
+  const structured = 'labels' in obj || 'missing' in obj || 'columns' in obj || 'groupBy' in obj || 'contiguous' in obj;
+  const labels = structured ? obj.labels : bare ? obj : undefined;
+  if (labels !== undefined && (labels === null || typeof labels !== 'object' || Array.isArray(labels))) {
+    fail(file, '"labels" must be an object: proposition → condition');
+  }
+  const missing = obj.missing;
+  if (missing !== undefined && missing !== 'false' && missing !== 'error' && missing !== false) {
+    fail(file, '"missing" must be "false" or "error"');
+  }
+  const columns = obj.columns;
+  if (columns !== undefined && !(Array.isArray(columns) && columns.every((c) => typeof c === 'string'))) {
+    fail(file, '"columns" must be a list of column names');
+  }
+  if (obj.groupBy !== undefined && typeof obj.groupBy !== 'string') fail(file, '"groupBy" must be a field name');
+  if (obj.contiguous !== undefined && typeof obj.contiguous !== 'boolean') fail(file, '"contiguous" must be true or false');
+  return {
+    ...(labels ? { labels: labels as LabelRules } : {}),
+    ...(missing !== undefined ? { missing: missing === 'error' ? 'error' : 'false' } : {}),
+    ...(columns ? { columns: columns as string[] } : {}),
+    ...(typeof obj.groupBy === 'string' ? { groupBy: obj.groupBy } : {}),
+    ...(typeof obj.contiguous === 'boolean' ? { contiguous: obj.contiguous } : {}),
+  };
+}
+
+export function parseLabelsFile(text: string, file: string): LabelConfig {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    fail(file, `not valid JSON (${(err as Error).message})`, 'parse');
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) fail(file, 'expected a JSON object');
+  return parseLabelConfig(data as Record<string, unknown>, file, true);
+}
+
+export function parseRules(text: string, file: string): RuleSet {
+  return /\.json$/i.test(file) ? parseRuleJson(text, file) : parseRuleText(text, file);
+}
+
+/** Several rule files checked together (e.g. the conjunction of two specs' guarantees). */
+export function combineRules(sets: readonly RuleSet[]): RuleSet {
+  const seen = new Set<string>();
+  for (const set of sets) {
+    for (const p of set.properties) {
+      if (seen.has(p.name)) throw new UserError(error(`property '${p.name}' is defined in more than one rule file`, undefined, 'duplicate'));
+      seen.add(p.name);
+    }
+  }
+  const merged: RuleSet = { properties: sets.flatMap((s) => s.properties) };
+  return sets.reduce<RuleSet>(
+    (acc, s) => ({
+      ...acc,
+      ...(s.labels ? { labels: { ...acc.labels, ...s.labels } } : {}),
+      ...(s.missing ? { missing: s.missing } : {}),
+      ...(s.columns ? { columns: s.columns } : {}),
+      ...(s.groupBy ? { groupBy: s.groupBy } : {}),
+      ...(s.contiguous !== undefined ? { contiguous: s.contiguous } : {}),
+    }),
+    merged,
+  );
+}

@@ -1,0 +1,330 @@
+/**
+ * A small reduced ordered BDD package for edge guards.
+ *
+ * Guards over many propositions (TLSF specs have ~20 inputs) must never be handled by enumerating
+ * valuations; BDDs give canonical guards (equal functions are the same node), cheap conjunction,
+ * implication tests and "is this guard compatible with a partial assignment (cube)?" walks.
+ * Nodes are plain integers into parallel arrays (0 = false, 1 = true), so the package stays fast
+ * without allocating an object per node. Variables are named; their order is first-come.
+ */
+import { type Formula, and, ap, FALSE, not, or, TRUE } from '../ltl/formula.js';
+import type { Cube } from '../game/mealy.js';
+
+export type BddNode = number;
+export const BDD_FALSE: BddNode = 0;
+export const BDD_TRUE: BddNode = 1;
+
+/** Pairs of node ids fit a double exactly while ids stay below 2^26. */
+const PAIR = 2 ** 26;
+
+export class BddManager {
+  private readonly level: number[] = [Infinity, Infinity];
+  private readonly lo: number[] = [0, 1];
+  private readonly hi: number[] = [0, 1];
+  private readonly unique: Map<number, number>[] = [];
+  private readonly andCache = new Map<number, number>();
+  private readonly orCache = new Map<number, number>();
+  private readonly notCache = new Map<number, number>();
+  private readonly names: string[] = [];
+  private readonly indexOf = new Map<string, number>();
+  private readonly formulaCache = new Map<number, BddNode>();
+
+  /** The variable index of a proposition, allocating it (last in the order) on first use. */
+  varIndex(name: string): number {
+    let v = this.indexOf.get(name);
+    if (v === undefined) {
+      v = this.names.length;
+      this.names.push(name);
+      this.indexOf.set(name, v);
+      this.unique.push(new Map());
+    }
+    return v;
+  }
+  hasVar(name: string): boolean {
+    return this.indexOf.has(name);
+  }
+  varName(v: number): string {
+    return this.names[v];
+  }
+  get nodeCount(): number {
+    return this.lo.length;
+  }
+
+  private mk(v: number, lo: BddNode, hi: BddNode): BddNode {
+    if (lo === hi) return lo;
+    const table = this.unique[v];
+    const key = lo * PAIR + hi;
+    const found = table.get(key);
+    if (found !== undefined) return found;
+    const id = this.lo.length;
+    if (id >= PAIR) throw new Error('BDD node table exhausted');
+    this.level.push(v);
+    this.lo.push(lo);
+    this.hi.push(hi);
+    table.set(key, id);
+    return id;
+  }
+
+  variable(name: string): BddNode {
+    return this.mk(this.varIndex(name), BDD_FALSE, BDD_TRUE);
+  }
+  literal(name: string, value: boolean): BddNode {
+    const v = this.varIndex(name);
+    return value ? this.mk(v, BDD_FALSE, BDD_TRUE) : this.mk(v, BDD_TRUE, BDD_FALSE);
+  }
+
+  not(f: BddNode): BddNode {
+    if (f <= 1) return 1 - f;
+    const hit = this.notCache.get(f);
+    if (hit !== undefined) return hit;
+    const r = this.mk(this.level[f], this.not(this.lo[f]), this.not(this.hi[f]));
+    this.notCache.set(f, r);
+    this.notCache.set(r, f);
+    return r;
+  }
+
+  and(f: BddNode, g: BddNode): BddNode {
+    if (f === BDD_FALSE || g === BDD_FALSE) return BDD_FALSE;
+    if (f === BDD_TRUE) return g;
+    if (g === BDD_TRUE || f === g) return f;
+    if (f > g) [f, g] = [g, f];
+    const key = f * PAIR + g;
+    const hit = this.andCache.get(key);
+    if (hit !== undefined) return hit;
+    const r = this.apply(f, g, (a, b) => this.and(a, b));
+    this.andCache.set(key, r);
+    return r;
+  }
+
+  or(f: BddNode, g: BddNode): BddNode {
+    if (f === BDD_TRUE || g === BDD_TRUE) return BDD_TRUE;
+    if (f === BDD_FALSE) return g;
+    if (g === BDD_FALSE || f === g) return f;
+    if (f > g) [f, g] = [g, f];
+    const key = f * PAIR + g;
+    const hit = this.orCache.get(key);
+    if (hit !== undefined) return hit;
+    const r = this.apply(f, g, (a, b) => this.or(a, b));
+    this.orCache.set(key, r);
+    return r;
+  }
+
+  private apply(f: BddNode, g: BddNode, op: (a: BddNode, b: BddNode) => BddNode): BddNode {
+    const lf = this.level[f];
+    const lg = this.level[g];
+    const v = Math.min(lf, lg);
+    const [f0, f1] = lf === v ? [this.lo[f], this.hi[f]] : [f, f];
+    const [g0, g1] = lg === v ? [this.lo[g], this.hi[g]] : [g, g];
+    return this.mk(v, op(f0, g0), op(f1, g1));
+  }
+
+  andAll(nodes: Iterable<BddNode>): BddNode {
+    let r = BDD_TRUE;
+    for (const n of nodes) {
+      r = this.and(r, n);
+      if (r === BDD_FALSE) break;
+    }
+    return r;
+  }
+
+  /** f ⇒ g as functions. */
+  implies(f: BddNode, g: BddNode): boolean {
+    return this.and(f, this.not(g)) === BDD_FALSE;
+  }
+
+  /** Is f ∧ cube satisfiable? A walk that follows the cube's fixed variables; no new nodes. */
+  compatible(f: BddNode, cube: Cube): boolean {
+    const fixed = this.cubeLevels(cube);
+    if (fixed === null) return f !== BDD_FALSE;
+    const seen = new Set<number>();
+    const go = (n: BddNode): boolean => {
+      if (n === BDD_TRUE) return true;
+      if (n === BDD_FALSE || seen.has(n)) return false;
+      seen.add(n);
+      const value = fixed.get(this.level[n]);
+      if (value === true) return go(this.hi[n]);
+      if (value === false) return go(this.lo[n]);
+      return go(this.lo[n]) || go(this.hi[n]);
+    };
+    return go(f);
+  }
+
+  /**
+   * A partial assignment as a dense array indexed by variable: 1 = true, -1 = false, 0 = free.
+   * Build it once per Mealy transition, then test many guards with `compatibleWith`.
+   */
+  assignmentArray(cube: Cube): Int8Array {
+    const out = new Int8Array(this.names.length);
+    for (const name in cube) {
+      const v = this.indexOf.get(name);
+      if (v !== undefined) out[v] = cube[name] ? 1 : -1;
+    }
+    return out;
+  }
+
+  private visitStamp = new Uint32Array(1024);
+  private stamp = 0;
+
+  /** Is f ∧ assignment satisfiable? Allocation-free walk (visited marks by stamp). */
+  compatibleWith(f: BddNode, assignment: Int8Array): boolean {
+    if (f <= 1) return f === BDD_TRUE;
+    if (this.visitStamp.length < this.lo.length) {
+      const bigger = new Uint32Array(Math.max(this.lo.length, this.visitStamp.length * 2));
+      bigger.set(this.visitStamp);
+      this.visitStamp = bigger;
+    }
+    if (++this.stamp === 0xffffffff) {
+      this.visitStamp.fill(0);
+      this.stamp = 1;
+    }
+    const stamp = this.stamp;
+    const stack: number[] = [f];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      if (n === BDD_TRUE) return true;
+      if (n === BDD_FALSE || this.visitStamp[n] === stamp) continue;
+      this.visitStamp[n] = stamp;
+      const v = this.level[n];
+      const value = v < assignment.length ? assignment[v] : 0;
+      if (value >= 0) stack.push(this.hi[n]);
+      if (value <= 0) stack.push(this.lo[n]);
+    }
+    return false;
+  }
+
+  /**
+   * Some assignment satisfying f ∧ cube (over f's variables and the cube's), or null.
+   * Variables not fixed by either are left out (the caller picks a default).
+   */
+  satisfyingAssignment(f: BddNode, cube: Cube = {}): Map<string, boolean> | null {
+    const fixed = this.cubeLevels(cube) ?? new Map<number, boolean>();
+    const path = new Map<number, boolean>();
+    const dead = new Set<number>();
+    const go = (n: BddNode): boolean => {
+      if (n === BDD_TRUE) return true;
+      if (n === BDD_FALSE || dead.has(n)) return false;
+      const v = this.level[n];
+      const forced = fixed.get(v);
+      for (const value of forced === undefined ? [false, true] : [forced]) {
+        path.set(v, value);
+        if (go(value ? this.hi[n] : this.lo[n])) return true;
+        path.delete(v);
+      }
+      dead.add(n);
+      return false;
+    };
+    if (!go(f)) return null;
+    const out = new Map<string, boolean>();
+    for (const name in cube) out.set(name, cube[name]);
+    for (const [v, value] of path) out.set(this.names[v], value);
+    return out;
+  }
+
+  /** Evaluate under a total valuation given as a predicate. */
+  evaluate(f: BddNode, value: (name: string) => boolean): boolean {
+    let n = f;
+    while (n > 1) n = value(this.names[this.level[n]]) ? this.hi[n] : this.lo[n];
+    return n === BDD_TRUE;
+  }
+
+  /** Cube variables that this manager knows, by level; null when none are known. */
+  private cubeLevels(cube: Cube): Map<number, boolean> | null {
+    let out: Map<number, boolean> | null = null;
+    for (const name in cube) {
+      const v = this.indexOf.get(name);
+      if (v === undefined) continue;
+      (out ??= new Map()).set(v, cube[name]);
+    }
+    return out;
+  }
+
+  /** The BDD of a propositional formula (memoised by the formula's hash-cons id). */
+  fromFormula(f: Formula): BddNode {
+    const hit = this.formulaCache.get(f.id);
+    if (hit !== undefined) return hit;
+    let r: BddNode;
+    switch (f.kind) {
+      case 'true':
+        r = BDD_TRUE;
+        break;
+      case 'false':
+        r = BDD_FALSE;
+        break;
+      case 'ap':
+        r = this.variable(f.name);
+        break;
+      case 'not':
+        r = this.not(this.fromFormula(f.arg));
+        break;
+      case 'and':
+        r = BDD_TRUE;
+        for (const a of f.args) r = this.and(r, this.fromFormula(a));
+        break;
+      case 'or':
+        r = BDD_FALSE;
+        for (const a of f.args) r = this.or(r, this.fromFormula(a));
+        break;
+      case 'implies':
+        r = this.or(this.not(this.fromFormula(f.left)), this.fromFormula(f.right));
+        break;
+      case 'iff':
+      case 'xor': {
+        const l = this.fromFormula(f.left);
+        const rr = this.fromFormula(f.right);
+        const same = this.or(this.and(l, rr), this.and(this.not(l), this.not(rr)));
+        r = f.kind === 'iff' ? same : this.not(same);
+        break;
+      }
+      default:
+        throw new Error(`BDD of a temporal formula (${f.kind})`);
+    }
+    this.formulaCache.set(f.id, r);
+    return r;
+  }
+
+  /**
+   * A small sum-of-products formula for f (Minato–Morreale irredundant cover), so printed guards
+   * read like `a & !b | c` rather than a Shannon expansion.
+   */
+  toFormula(f: BddNode): Formula {
+    if (f === BDD_FALSE) return FALSE;
+    if (f === BDD_TRUE) return TRUE;
+    const cubes = this.isop(f, f, new Map());
+    return or(...cubes.map((cube) => and(...cube.map(([v, value]) => (value ? ap(this.names[v]) : not(ap(this.names[v])))))));
+  }
+
+  /** Irredundant cover of some function between lower and upper; cubes as (variable, value) lists. */
+  private isop(lower: BddNode, upper: BddNode, memo: Map<number, { cubes: [number, boolean][][]; fn: BddNode }>): [number, boolean][][] {
+    return this.isopRec(lower, upper, memo).cubes;
+  }
+
+  private isopRec(
+    lower: BddNode,
+    upper: BddNode,
+    memo: Map<number, { cubes: [number, boolean][][]; fn: BddNode }>,
+  ): { cubes: [number, boolean][][]; fn: BddNode } {
+    if (lower === BDD_FALSE) return { cubes: [], fn: BDD_FALSE };
+    if (upper === BDD_TRUE) return { cubes: [[]], fn: BDD_TRUE };
+    const key = lower * PAIR + upper;
+    const hit = memo.get(key);
+    if (hit) return hit;
+    const v = Math.min(this.level[lower], this.level[upper]);
+    const [l0, l1] = this.level[lower] === v ? [this.lo[lower], this.hi[lower]] : [lower, lower];
+    const [u0, u1] = this.level[upper] === v ? [this.lo[upper], this.hi[upper]] : [upper, upper];
+    // Cubes that must mention ¬v / v, then the part both branches share (v left out).
+    const r0 = this.isopRec(this.and(l0, this.not(u1)), u0, memo);
+    const r1 = this.isopRec(this.and(l1, this.not(u0)), u1, memo);
+    const lowerRest = this.or(this.and(l0, this.not(r0.fn)), this.and(l1, this.not(r1.fn)));
+    const rs = this.isopRec(lowerRest, this.and(u0, u1), memo);
+    const cubes: [number, boolean][][] = [
+      ...r0.cubes.map((c) => [[v, false] as [number, boolean], ...c]),
+      ...r1.cubes.map((c) => [[v, true] as [number, boolean], ...c]),
+      ...rs.cubes,
+    ];
+    const vNode = this.mk(v, BDD_FALSE, BDD_TRUE);
+    const fn = this.or(this.or(this.and(this.not(vNode), r0.fn), this.and(vNode, r1.fn)), rs.fn);
+    const out = { cubes, fn };
+    memo.set(key, out);
+    return out;
+  }
+}

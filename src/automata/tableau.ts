@@ -1,0 +1,239 @@
+/**
+ * The LTL → TGBA tableau (Couvreur-style, transition-based, with BDD guards).
+ *
+ * A state is a hash-consed NNF formula (a conjunction of obligations). Its outgoing edges are the
+ * "terms" of its one-step expansion: a guard on the current letter, the obligation for the rest
+ * of the word, and the eventualities (U/M/F sub-formulas) this edge *postpones*. A run is
+ * accepting iff no eventuality is postponed on all but finitely many edges; acceptance set i of
+ * the final TGBA is "edges that do not postpone eventuality i".
+ *
+ * Propositional sub-formulas become a single BDD guard instead of being split into cubes, so
+ * conjunctions of many propositional invariants never explode into DNF. States are expanded
+ * lazily and memoised, so the verifier can explore only the part of the automaton a product
+ * reaches.
+ */
+import { type Formula, and, isPropositional, or, TRUE } from '../ltl/formula.js';
+import { syntacticImplies } from '../ltl/simplify.js';
+import { BDD_FALSE, BDD_TRUE, type BddManager, type BddNode } from './bdd.js';
+
+export interface Term {
+  readonly guard: BddNode;
+  readonly next: Formula;
+  /** Ids of the eventualities this edge postpones (sorted, no duplicates). */
+  readonly pending: readonly number[];
+}
+
+/** Above this many terms in one expansion, the verifier expands per controller transition. */
+const FULL_EXPANSION_LIMIT = 256;
+class TooManyTerms extends Error {}
+
+interface ExpansionContext {
+  readonly limit: number;
+  readonly memo: Map<number, readonly Term[]>;
+  /** Terms whose guard fails this test are dropped as soon as they are formed. */
+  readonly keep: (guard: BddNode) => boolean;
+}
+
+export class Tableau {
+  private readonly expansions = new Map<number, readonly Term[]>();
+  private readonly successorMemo = new Map<number, readonly Term[]>();
+  /** Every eventuality that was ever postponed, by id. */
+  readonly eventualities = new Map<number, Formula>();
+
+  constructor(readonly bdd: BddManager) {}
+
+  /** Reduced outgoing terms of a state (an NNF formula). */
+  successors(state: Formula, limit = Infinity): readonly Term[] {
+    const hit = this.successorMemo.get(state.id);
+    if (hit) return hit;
+    const terms = this.reduce(this.expand(state, { memo: this.expansions, keep: () => true, limit }));
+    this.successorMemo.set(state.id, terms);
+    return terms;
+  }
+
+  /**
+   * The outgoing terms of a state restricted to letters compatible with a partial assignment
+   * (see `BddManager.assignmentArray`). Combinations that the assignment rules out are pruned
+   * while multiplying out, so a conjunction of n invariants like G(p_i → X q_i) costs O(n) per
+   * concrete controller transition instead of 2^n terms.
+   */
+  successorsUnder(state: Formula, assignment: Int8Array): readonly Term[] {
+    const keep = (g: BddNode) => this.bdd.compatibleWith(g, assignment);
+    // Small states: expand once for all letters and filter (memoised across transitions).
+    if (!this.large.has(state.id)) {
+      try {
+        return this.successors(state, FULL_EXPANSION_LIMIT).filter((t) => keep(t.guard));
+      } catch (e) {
+        if (!(e instanceof TooManyTerms)) throw e;
+        this.large.add(state.id);
+      }
+    }
+    const terms = this.reduce(this.expand(state, { memo: new Map(), keep, limit: Infinity }));
+    return terms.filter((t) => keep(t.guard));
+  }
+
+  /** States whose letter-independent expansion exceeded `FULL_EXPANSION_LIMIT` terms. */
+  private readonly large = new Set<number>();
+
+  /**
+   * Canonical state for a conjunction of obligations: a conjunct is dropped when another conjunct
+   * *re-asserts* it at every step (G a re-asserts a; G F a re-asserts F a; c R a re-asserts a).
+   * Plain semantic implication is NOT enough here: dropping F c beside (X F c) W d would lose the
+   * promise for c, because the W loop only regenerates F c one step later.
+   */
+  normalizeState(f: Formula): Formula {
+    if (f.kind !== 'and') return f;
+    const args = f.args;
+    const kept = args.filter((a) => !args.some((b) => b !== a && reasserts(b, a)));
+    return kept.length === args.length ? f : and(...kept);
+  }
+
+  private expand(f: Formula, ctx: ExpansionContext): readonly Term[] {
+    const hit = ctx.memo.get(f.id);
+    if (hit) return hit;
+    let r = this.expandUncached(f, ctx);
+    // Tighten alternatives early (domination makes e.g. ¬p | X q exclusive: ¬p, or p ∧ X q), so
+    // later products and per-letter pruning see few, disjoint terms.
+    if (r.length > 1) r = this.reduce(r).filter((t) => ctx.keep(t.guard));
+    ctx.memo.set(f.id, r);
+    return r;
+  }
+
+  private postpone(f: Formula, eventuality: boolean): Term {
+    if (eventuality) this.eventualities.set(f.id, f);
+    return { guard: BDD_TRUE, next: f, pending: eventuality ? [f.id] : [] };
+  }
+
+  private expandUncached(f: Formula, ctx: ExpansionContext): readonly Term[] {
+    if (f === TRUE) return [{ guard: BDD_TRUE, next: TRUE, pending: [] }];
+    if (isPropositional(f)) {
+      const guard = this.bdd.fromFormula(f);
+      return guard === BDD_FALSE || !ctx.keep(guard) ? [] : [{ guard, next: TRUE, pending: [] }];
+    }
+    switch (f.kind) {
+      case 'and': {
+        // Propositional conjuncts form one guard; temporal ones multiply out.
+        const props = f.args.filter(isPropositional);
+        const temporal = f.args.filter((a) => !isPropositional(a));
+        let acc: readonly Term[] = props.length > 0 ? this.expand(and(...props), ctx) : [{ guard: BDD_TRUE, next: TRUE, pending: [] }];
+        for (const a of temporal) {
+          acc = this.product(ctx, acc, this.expand(a, ctx));
+          if (acc.length === 0) break;
+        }
+        return acc;
+      }
+      case 'or': {
+        const props = f.args.filter(isPropositional);
+        const temporal = f.args.filter((a) => !isPropositional(a));
+        const out: Term[] = [];
+        if (props.length > 0) out.push(...this.expand(or(...props), ctx));
+        for (const a of temporal) out.push(...this.expand(a, ctx));
+        return out;
+      }
+      case 'X':
+        return [{ guard: BDD_TRUE, next: f.arg, pending: [] }];
+      case 'F':
+        return [...this.expand(f.arg, ctx), this.postpone(f, true)];
+      case 'G':
+        return this.product(ctx, this.expand(f.arg, ctx), [this.postpone(f, false)]);
+      case 'U':
+        return [...this.expand(f.right, ctx), ...this.product(ctx, this.expand(f.left, ctx), [this.postpone(f, true)])];
+      case 'W':
+        return [...this.expand(f.right, ctx), ...this.product(ctx, this.expand(f.left, ctx), [this.postpone(f, false)])];
+      case 'R':
+        return [
+          ...this.product(ctx, this.expand(f.left, ctx), this.expand(f.right, ctx)),
+          ...this.product(ctx, this.expand(f.right, ctx), [this.postpone(f, false)]),
+        ];
+      case 'M':
+        return [
+          ...this.product(ctx, this.expand(f.left, ctx), this.expand(f.right, ctx)),
+          ...this.product(ctx, this.expand(f.right, ctx), [this.postpone(f, true)]),
+        ];
+      default:
+        throw new Error(`tableau: formula not in NNF (${f.kind})`);
+    }
+  }
+
+  private product(ctx: ExpansionContext, xs: readonly Term[], ys: readonly Term[]): Term[] {
+    const out: Term[] = [];
+    for (const x of xs)
+      for (const y of ys) {
+        const guard = this.bdd.and(x.guard, y.guard);
+        if (guard === BDD_FALSE || !ctx.keep(guard)) continue;
+        out.push({ guard, next: and(x.next, y.next), pending: unionSorted(x.pending, y.pending) });
+        if (out.length > ctx.limit) throw new TooManyTerms();
+      }
+    return out;
+  }
+
+  /**
+   * Merge terms with the same target and postponements (∨ of guards), then shrink guards of
+   * dominated terms: a term whose target implies another's and postpones no less is useless on
+   * letters the other term accepts.
+   */
+  private reduce(terms: readonly Term[]): Term[] {
+    const groups = new Map<string, { guard: BddNode; next: Formula; pending: readonly number[] }>();
+    for (const t of terms) {
+      const next = this.normalizeState(t.next);
+      const key = `${next.id}|${t.pending.join(',')}`;
+      const g = groups.get(key);
+      if (g) g.guard = this.bdd.or(g.guard, t.guard);
+      else groups.set(key, { guard: t.guard, next, pending: t.pending });
+    }
+    const list = [...groups.values()];
+    const dominates = (a: Term, b: Term) => isSubset(a.pending, b.pending) && syntacticImplies(b.next, a.next);
+    for (let i = 0; i < list.length; i++) {
+      for (let j = 0; j < list.length; j++) {
+        if (i === j || list[i].guard === BDD_FALSE) continue;
+        const a = list[i];
+        const b = list[j];
+        if (b.guard === BDD_FALSE) continue;
+        if (dominates(a, b) && !dominates(b, a)) b.guard = this.bdd.and(b.guard, this.bdd.not(a.guard));
+      }
+    }
+    return list.filter((t) => t.guard !== BDD_FALSE);
+  }
+}
+
+
+export function unionSorted(a: readonly number[], b: readonly number[]): readonly number[] {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i] < b[j])) out.push(a[i++]);
+    else if (i >= a.length || b[j] < a[i]) out.push(b[j++]);
+    else {
+      out.push(a[i++]);
+      j++;
+    }
+  }
+  return out;
+}
+
+/** Does b's expansion contain a's expansion as a factor of every term (so b ∧ a ≡ b in the tableau)? */
+function reasserts(b: Formula, a: Formula): boolean {
+  switch (b.kind) {
+    case 'G':
+      return b.arg === a || reasserts(b.arg, a);
+    case 'R':
+    case 'M':
+      return b.right === a || reasserts(b.right, a);
+    case 'and':
+      return b.args.some((x) => x === a || reasserts(x, a));
+    default:
+      return false;
+  }
+}
+
+function isSubset(a: readonly number[], b: readonly number[]): boolean {
+  let j = 0;
+  for (const x of a) {
+    while (j < b.length && b[j] < x) j++;
+    if (j >= b.length || b[j] !== x) return false;
+  }
+  return true;
+}

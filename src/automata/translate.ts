@@ -1,0 +1,227 @@
+/**
+ * LTL → TGBA: the tableau of `tableau.ts`, explored from the (simplified, NNF) formula, then
+ * post-processed: SCC pruning (drop states that cannot reach an accepting cycle), acceptance
+ * sets only for eventualities that can be postponed inside a cycle, and a bisimulation quotient
+ * (states with the same marked edges into the same classes merge).
+ *
+ * `translateLtlSymbolic` keeps BDD guards (for the solver and verifier); `translateLtl` converts
+ * them to formulas for the shared `Tgba` contract.
+ */
+import { atoms, type Formula, not } from '../ltl/formula.js';
+import { toNnf } from '../ltl/nnf.js';
+import { toSpot } from '../ltl/print.js';
+import { simplify } from '../ltl/simplify.js';
+import { BDD_FALSE, BddManager, type BddNode } from './bdd.js';
+import { stronglyConnectedComponents } from './scc.js';
+import { reduceBySimulation } from './simulation.js';
+import { Tableau } from './tableau.js';
+import type { Edge, Tgba } from './types.js';
+
+export interface TranslateOptions {
+  /** Apply `simplify` before translating (default true). */
+  readonly simplify?: boolean;
+  /** Merge bisimilar states (default true). */
+  readonly reduce?: boolean;
+}
+
+export interface SymbolicEdge {
+  readonly to: number;
+  readonly guard: BddNode;
+  readonly marks: readonly number[];
+}
+
+/** A TGBA whose guards are BDD nodes of `bdd`. Same acceptance semantics as `Tgba`. */
+export interface SymbolicTgba {
+  readonly bdd: BddManager;
+  readonly aps: readonly string[];
+  readonly stateCount: number;
+  readonly initial: readonly number[];
+  readonly accSets: number;
+  readonly edges: readonly (readonly SymbolicEdge[])[];
+  readonly stateFormulas: readonly Formula[];
+}
+
+export function translateLtl(f: Formula, options: TranslateOptions = {}): Tgba {
+  return toFormulaGuards(translateLtlSymbolic(f, new BddManager(), options));
+}
+
+/**
+ * One automaton per negated conjunct: ¬(p1 ∧ … ∧ pn) is the disjoint union of these, and each is
+ * far smaller than the automaton of the whole negation.
+ */
+export function translateConjunctsOfNegation(parts: readonly Formula[], options: TranslateOptions = {}): Tgba[] {
+  return parts.map((p) => translateLtl(not(p), options));
+}
+
+export function toFormulaGuards(a: SymbolicTgba): Tgba {
+  const guardMemo = new Map<BddNode, Formula>();
+  const guardOf = (n: BddNode) => {
+    let g = guardMemo.get(n);
+    if (!g) guardMemo.set(n, (g = a.bdd.toFormula(n)));
+    return g;
+  };
+  return {
+    aps: a.aps,
+    stateCount: a.stateCount,
+    initial: a.initial,
+    accSets: a.accSets,
+    edges: a.edges.map((es) => es.map((e): Edge => ({ to: e.to, guard: guardOf(e.guard), marks: e.marks }))),
+    stateLabels: a.stateFormulas.map(toSpot),
+  };
+}
+
+interface RawEdge {
+  to: number;
+  guard: BddNode;
+  pending: readonly number[];
+}
+
+export function translateLtlSymbolic(f: Formula, bdd: BddManager, options: TranslateOptions = {}): SymbolicTgba {
+  const aps = [...atoms(f)].sort();
+  for (const name of aps) bdd.varIndex(name);
+  const root = options.simplify === false ? toNnf(f) : simplify(f);
+  const tableau = new Tableau(bdd);
+
+  // Explore every reachable state.
+  const states: Formula[] = [];
+  const indexOf = new Map<number, number>();
+  const raw: RawEdge[][] = [];
+  const stateOf = (g: Formula) => {
+    let i = indexOf.get(g.id);
+    if (i === undefined) {
+      i = states.length;
+      indexOf.set(g.id, i);
+      states.push(g);
+    }
+    return i;
+  };
+  // A top-level disjunction becomes several initial states (a disjoint union), which is smaller
+  // than one state whose edges mix every disjunct.
+  const roots = root.kind === 'or' ? root.args : [root];
+  const initial = [...new Set(roots.map((r) => stateOf(tableau.normalizeState(r))))];
+  for (let s = 0; s < states.length; s++) {
+    raw.push(tableau.successors(states[s]).map((t) => ({ to: stateOf(t.next), guard: t.guard, pending: t.pending })));
+  }
+  return postProcess(bdd, aps, states, raw, initial, options.reduce !== false);
+}
+
+function postProcess(
+  bdd: BddManager,
+  aps: readonly string[],
+  states: readonly Formula[],
+  raw: readonly RawEdge[][],
+  initial: readonly number[],
+  reduce: boolean,
+): SymbolicTgba {
+  const n = states.length;
+  const { comp, count } = stronglyConnectedComponents(n, initial, (s) => raw[s].map((e) => e.to));
+
+  // A component is accepting iff it has an internal edge and no eventuality is postponed by all
+  // of its internal edges.
+  const internalPending: (Set<number> | null)[] = Array.from({ length: count }, () => null);
+  for (let s = 0; s < n; s++) {
+    if (comp[s] < 0) continue;
+    for (const e of raw[s]) {
+      if (comp[e.to] !== comp[s]) continue;
+      const c = comp[s];
+      const cur = internalPending[c];
+      if (cur === null) internalPending[c] = new Set(e.pending);
+      else for (const p of cur) if (!e.pending.includes(p)) cur.delete(p);
+    }
+  }
+  const accepting = internalPending.map((p) => p !== null && p.size === 0);
+  // Components are numbered sinks first, so successors' usefulness is known when we get here.
+  const useful = new Array<boolean>(count).fill(false);
+  const byComp: number[][] = Array.from({ length: count }, () => []);
+  for (let s = 0; s < n; s++) if (comp[s] >= 0) byComp[comp[s]].push(s);
+  for (let c = 0; c < count; c++) {
+    useful[c] = accepting[c] || byComp[c].some((s) => raw[s].some((e) => comp[e.to] !== c && useful[comp[e.to]]));
+  }
+  const keep = (s: number) => comp[s] >= 0 && useful[comp[s]];
+  const initialKept = initial.filter(keep);
+  if (initialKept.length === 0) {
+    return { bdd, aps, stateCount: 1, initial: [0], accSets: 0, edges: [[]], stateFormulas: [states[initial[0]] ?? states[0]] };
+  }
+
+  // Acceptance sets: eventualities postponed on some edge inside a kept cycle.
+  const evSet = new Set<number>();
+  for (let s = 0; s < n; s++) {
+    if (!keep(s)) continue;
+    for (const e of raw[s]) if (comp[e.to] === comp[s]) for (const p of e.pending) evSet.add(p);
+  }
+  const evs = [...evSet].sort((a, b) => a - b);
+  const allMarks = evs.map((_, i) => i);
+
+  // Renumber kept states; compute marks.
+  const newIndex = new Int32Array(n).fill(-1);
+  const keptStates: number[] = [];
+  for (let s = 0; s < n; s++) if (keep(s)) newIndex[s] = keptStates.push(s) - 1;
+  let edges: SymbolicEdge[][] = keptStates.map((s) =>
+    raw[s]
+      .filter((e) => keep(e.to))
+      .map((e) => ({
+        to: newIndex[e.to],
+        guard: e.guard,
+        marks: comp[e.to] !== comp[s] ? [] : e.pending.length === 0 ? allMarks : allMarks.filter((i) => !e.pending.includes(evs[i])),
+      })),
+  );
+  let stateFormulas = keptStates.map((s) => states[s]);
+  let init = initialKept.map((s) => newIndex[s]);
+  if (reduce) {
+    ({ edges, stateFormulas, init } = bisimulationQuotient(bdd, edges, stateFormulas, init));
+    const reduced = reduceBySimulation(bdd, { edges, initial: init, labels: stateFormulas });
+    init = [...reduced.initial];
+    stateFormulas = [...reduced.labels];
+    edges = reduced.edges.map((es) => [...es]);
+  }
+  edges = edges.map((es) => mergeEdges(bdd, es, (t) => t));
+  return { bdd, aps, stateCount: edges.length, initial: init, accSets: evs.length, edges, stateFormulas };
+}
+
+/** Merge edges with the same target and marks; drop false guards. */
+function mergeEdges(bdd: BddManager, es: readonly SymbolicEdge[], target: (to: number) => number): SymbolicEdge[] {
+  const byKey = new Map<string, { to: number; guard: BddNode; marks: readonly number[] }>();
+  for (const e of es) {
+    const to = target(e.to);
+    const key = `${to}|${e.marks.join(',')}`;
+    const g = byKey.get(key);
+    if (g) g.guard = bdd.or(g.guard, e.guard);
+    else byKey.set(key, { to, guard: e.guard, marks: e.marks });
+  }
+  return [...byKey.values()].filter((e) => e.guard !== BDD_FALSE);
+}
+
+function bisimulationQuotient(
+  bdd: BddManager,
+  edges: SymbolicEdge[][],
+  stateFormulas: Formula[],
+  init: number[],
+): { edges: SymbolicEdge[][]; stateFormulas: Formula[]; init: number[] } {
+  const n = edges.length;
+  let cls = new Int32Array(n);
+  let classCount = 1;
+  for (;;) {
+    const sigIndex = new Map<string, number>();
+    const next = new Int32Array(n);
+    for (let s = 0; s < n; s++) {
+      const merged = mergeEdges(bdd, edges[s], (t) => cls[t]);
+      const sig = `${cls[s]}#` + merged.map((e) => `${e.to}|${e.marks.join(',')}|${e.guard}`).sort().join(';');
+      let c = sigIndex.get(sig);
+      if (c === undefined) sigIndex.set(sig, (c = sigIndex.size));
+      next[s] = c;
+    }
+    const changed = sigIndex.size !== classCount;
+    cls = next;
+    classCount = sigIndex.size;
+    if (!changed) break;
+  }
+  if (classCount === n) return { edges, stateFormulas, init };
+  const rep = new Int32Array(classCount).fill(-1);
+  for (let s = 0; s < n; s++) if (rep[cls[s]] === -1) rep[cls[s]] = s;
+  const qEdges = Array.from(rep, (s) => mergeEdges(bdd, edges[s], (t) => cls[t]));
+  return {
+    edges: qEdges,
+    stateFormulas: Array.from(rep, (s) => stateFormulas[s]),
+    init: [...new Set(init.map((s) => cls[s]))],
+  };
+}

@@ -1,0 +1,375 @@
+/**
+ * Emitting the TypeScript module for a controller table (with ts-morph).
+ *
+ * The module holds: typed interfaces for the signals and the implementation (predicates and
+ * functions), the table as data with doc comments pointing back at the spec lines, metadata,
+ * name bindings (spec name → safe identifier), and a `create<Name>` factory over the runtime.
+ *
+ * Injection safety: identifiers come only from `IdentifierScope`; every string reaches the source
+ * as a JSON string literal; free text reaches it only through `commentText`.
+ */
+import { IndentationText, Project, QuoteKind, StructureKind, VariableDeclarationKind, type WriterFunction } from 'ts-morph';
+import type { ControllerMetadata, ControllerTable, DecisionNode, TermData } from '../../runtime/table.js';
+import { commentText, IdentifierScope, pascalCase } from './identifiers.js';
+
+export interface EmitOptions {
+  /** Module specifier of the runtime (`tslc/runtime`, or a relative path inside this repo). */
+  readonly runtimeImport: string;
+  /** Display name of the spec file(s), used in doc comments. */
+  readonly specDisplay?: string;
+}
+
+/** Names of the built-in functions the runtime provides (kept in sync with runtime/builtins.ts). */
+const BUILTINS = new Set(['add', 'sub', 'mul', 'div', 'eq', 'lt', 'gt', 'lte', 'gte']);
+const ARITHMETIC = new Set(['add', 'sub', 'mul', 'div']);
+
+/** Identifiers the module itself declares or imports, which spec names must not shadow. */
+const MODULE_NAMES = ['createController', 'replay', 'Controller', 'ControllerOptions', 'ControllerTable', 'ControllerMetadata', 'ImplementationBindings', 'StepRecord', 'ReplayResult', 'S'];
+
+/**
+ * JSON text as a TypeScript expression. JSON leaves U+2028/U+2029 raw; they are legal in string
+ * literals but some tools treat them as line breaks, so they are escaped too.
+ */
+function json(value: unknown, replacer?: null, indent?: number): string {
+  return JSON.stringify(value, replacer, indent).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+export class EmitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EmitError';
+  }
+}
+
+interface FunctionUse {
+  arity: number;
+  params: Set<string>[];
+  /** Signals whose update term is a direct call of this function. */
+  updates: Set<string>;
+  isPredicate: boolean;
+  /** Spec terms in which it appears (for doc comments). */
+  sites: Set<string>;
+}
+
+export function emitControllerModule(table: ControllerTable, metadata: ControllerMetadata, options: EmitOptions): string {
+  const prefix = pascalCase(table.name);
+  const camel = prefix[0].toLowerCase() + prefix.slice(1);
+  const names = {
+    shape: `${prefix}SignalShape`,
+    defaults: `${prefix}DefaultSignals`,
+    impl: `${prefix}Impl`,
+    initial: `${prefix}InitialSignals`,
+    inputs: `${prefix}Inputs`,
+    controller: `${prefix}Controller`,
+    table: `${camel}Table`,
+    metadata: `${camel}Metadata`,
+    bindings: `${camel}Bindings`,
+    create: `create${prefix}`,
+    replay: `replay${prefix}`,
+  };
+  const specDisplay = commentText(options.specDisplay ?? metadata.specFile);
+
+  // Signals and functions live in different objects, so they get separate namespaces.
+  const signalScope = new IdentifierScope(MODULE_NAMES);
+  const signalKey = new Map(table.signals.map((s) => [s.name, signalScope.name(s.name)]));
+  const functionScope = new IdentifierScope(MODULE_NAMES);
+  const uses = collectFunctionUses(table);
+  const functionKey = new Map([...uses.keys()].map((fn) => [fn, functionScope.name(fn)]));
+
+  const S = (signal: string): string => `S[${json(signalKey.get(signal))}]`;
+  const returnType = (fn: string): string => {
+    const use = uses.get(fn)!;
+    if (use.isPredicate) return 'boolean';
+    if (use.updates.size > 0) return [...use.updates].map(S).join(' & ');
+    return 'unknown';
+  };
+  const termType = (term: TermData): string => {
+    switch (term.kind) {
+      case 'signal':
+        return S(term.name);
+      case 'literal':
+        return typeof term.value;
+      case 'call':
+        return returnType(term.fn);
+    }
+  };
+  // Parameter types are filled only now, since they may refer to other functions' return types.
+  const paramTypes = new Map<string, string[]>();
+  for (const [fn, use] of uses) paramTypes.set(fn, use.params.map(() => ''));
+  const visitTerm = (term: TermData): void => {
+    if (term.kind !== 'call') return;
+    const types = paramTypes.get(term.fn)!;
+    term.args.forEach((arg, i) => {
+      const t = termType(arg);
+      const seen = types[i] === '' ? [] : types[i].split(' | ');
+      if (!seen.includes(t)) types[i] = [...seen, t].join(' | ');
+      visitTerm(arg);
+    });
+  };
+  for (const p of table.predicates) if (p.signal === undefined) visitTerm({ kind: 'call', fn: p.fn, args: p.args });
+  for (const u of table.updates) if (!u.isSelfUpdate) visitTerm(u.term);
+
+  const arithmeticSignals = new Set(
+    table.updates.filter((u) => !u.isSelfUpdate && u.term.kind === 'call' && ARITHMETIC.has(u.term.fn)).map((u) => u.signal),
+  );
+  // Signals tested directly as propositions hold booleans.
+  const booleanSignals = new Set(table.predicates.flatMap((p) => (p.signal === undefined ? [] : [p.signal])));
+  const roleKeys = (role: 'input' | 'cell' | 'output'): string[] =>
+    table.signals.filter((s) => s.role === role).map((s) => json(signalKey.get(s.name)));
+  const union = (keys: string[]): string => (keys.length === 0 ? 'never' : keys.join(' | '));
+
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    compilerOptions: { strict: true },
+    manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Single },
+  });
+  const file = project.createSourceFile('controller.ts', '', { overwrite: true });
+  file.addImportDeclaration({
+    moduleSpecifier: options.runtimeImport,
+    namedImports: ['createController', 'replay'],
+  });
+  file.addImportDeclaration({
+    isTypeOnly: true,
+    moduleSpecifier: options.runtimeImport,
+    namedImports: ['Controller', 'ControllerMetadata', 'ControllerOptions', 'ControllerTable', 'ImplementationBindings', 'ReplayResult', 'StepRecord'],
+  });
+
+  file.addInterface({
+    kind: StructureKind.Interface,
+    name: names.shape,
+    isExported: true,
+    docs: [`Every signal of ${specDisplay}; the type argument of \`${names.create}\` must have these keys.`],
+    properties: table.signals.map((s) => ({
+      name: signalKey.get(s.name)!,
+      type: 'unknown',
+      docs: [`${s.role} signal \`${commentText(s.name)}\``],
+    })),
+  });
+  file.addInterface({
+    kind: StructureKind.Interface,
+    name: names.defaults,
+    isExported: true,
+    extends: [names.shape],
+    docs: ['Signal value types used when no type argument is given: text, or numbers for counters.'],
+    properties: table.signals.map((s) => ({
+      name: signalKey.get(s.name)!,
+      type: booleanSignals.has(s.name) ? 'boolean' : arithmeticSignals.has(s.name) ? 'number' : 'string',
+    })),
+  });
+  file.addInterface({
+    kind: StructureKind.Interface,
+    name: names.impl,
+    isExported: true,
+    typeParameters: [{ name: 'S', constraint: names.shape, default: names.defaults }],
+    docs: [
+      `The predicates and functions of ${specDisplay}, usually LLM calls. Each may return a promise. ` +
+        `Built-ins (${[...BUILTINS].join(', ')}) are optional: the runtime supplies defaults.`,
+    ],
+    properties: [...uses].map(([fn, use]) => {
+      const types = paramTypes.get(fn)!;
+      const paramScope = new IdentifierScope();
+      const params = use.params.map((_, i) => {
+        const only = [...use.params[i]];
+        const hint = only.length === 1 && only[0] !== '' ? only[0] : `arg${i}`;
+        return `${paramScope.name(hint)}: ${types[i] === '' ? 'unknown' : types[i]}`;
+      });
+      const result = returnType(fn);
+      return {
+        name: functionKey.get(fn)!,
+        isReadonly: true,
+        hasQuestionToken: BUILTINS.has(fn),
+        type: `(${params.join(', ')}) => ${result} | Promise<${result}>`,
+        docs: [
+          `${use.isPredicate ? 'Predicate' : 'Function'} \`${commentText(fn)}\`, used in: ${[...use.sites].map((t) => `\`${commentText(t)}\``).join(', ')}`,
+        ],
+      };
+    }),
+  });
+  const cells = roleKeys('cell');
+  const optionalKeys = [...roleKeys('output'), ...roleKeys('input')];
+  file.addTypeAlias({
+    name: names.initial,
+    isExported: true,
+    typeParameters: [{ name: 'S', constraint: names.shape, default: names.defaults }],
+    docs: ['Initial signal values: every cell is required; outputs and inputs may be given.'],
+    type: `{ readonly [K in ${union(cells)}]: S[K] } & { readonly [K in ${union(optionalKeys)}]?: S[K] }`,
+  });
+  file.addTypeAlias({
+    name: names.inputs,
+    isExported: true,
+    typeParameters: [{ name: 'S', constraint: names.shape, default: names.defaults }],
+    docs: ['Input signals, supplied to `step()`.'],
+    type: `{ readonly [K in ${union(roleKeys('input'))}]: S[K] }`,
+  });
+  file.addTypeAlias({
+    name: names.controller,
+    isExported: true,
+    typeParameters: [{ name: 'S', constraint: names.shape, default: names.defaults }],
+    type: `Controller<S, ${names.inputs}<S>>`,
+  });
+
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: [
+      `The synthesized controller for ${specDisplay} as data: ${table.states.length} states, each a decision diagram over ` +
+        `predicates whose leaves choose one update per signal and the next state.`,
+    ],
+    declarations: [{ name: names.table, type: 'ControllerTable', initializer: tableWriter(table) }],
+  });
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [{ name: names.metadata, type: 'ControllerMetadata', initializer: jsonWriter(metadata) }],
+  });
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ['Spec names → the identifiers used for them in this module.'],
+    declarations: [
+      {
+        name: names.bindings,
+        type: 'ImplementationBindings',
+        initializer: bindingsWriter(functionKey, signalKey),
+      },
+    ],
+  });
+  file.addFunction({
+    name: names.create,
+    isExported: true,
+    typeParameters: [{ name: 'S', constraint: names.shape, default: names.defaults }],
+    parameters: [
+      { name: 'impl', type: `${names.impl}<S>` },
+      { name: 'initialSignals', type: `${names.initial}<S>` },
+      { name: 'options', type: 'ControllerOptions', hasQuestionToken: true },
+    ],
+    returnType: `${names.controller}<S>`,
+    docs: [`Create a controller for ${specDisplay}. Call \`step()\` once per agent turn.`],
+    statements: [
+      `return createController<S, ${names.inputs}<S>>({ table: ${names.table}, metadata: ${names.metadata}, bindings: ${names.bindings}, impl, initialSignals, options });`,
+    ],
+  });
+  file.addFunction({
+    name: names.replay,
+    isExported: true,
+    parameters: [{ name: 'trace', type: 'readonly StepRecord[] | string' }],
+    returnType: 'ReplayResult',
+    docs: ['Re-run a recorded trace (records or JSONL text) against this table and confirm each decision.'],
+    statements: [`return replay(${names.table}, trace);`],
+  });
+  file.formatText({ indentSize: 2, convertTabsToSpaces: true });
+  const header =
+    `// Generated by tslc ${commentText(metadata.toolVersion)} from ${specDisplay}. Do not edit: run \`tslc compile\` instead.\n` +
+    `// Spec hash ${commentText(metadata.specHash)}; ${metadata.stateCount} states; verified: ${metadata.verified}.\n\n`;
+  return header + file.getFullText();
+}
+
+function collectFunctionUses(table: ControllerTable): Map<string, FunctionUse> {
+  const uses = new Map<string, FunctionUse>();
+  const use = (fn: string, arity: number, site: string): FunctionUse => {
+    let u = uses.get(fn);
+    if (!u) {
+      u = { arity, params: Array.from({ length: arity }, () => new Set<string>()), updates: new Set(), isPredicate: false, sites: new Set() };
+      uses.set(fn, u);
+    }
+    if (u.arity !== arity) throw new EmitError(`\`${fn}\` is called with ${u.arity} and with ${arity} arguments`);
+    u.sites.add(site);
+    return u;
+  };
+  const visit = (term: TermData, site: string): void => {
+    if (term.kind !== 'call') return;
+    const u = use(term.fn, term.args.length, site);
+    term.args.forEach((arg, i) => {
+      // Parameter name hints: the signal passed there, when it is always the same one.
+      u.params[i].add(arg.kind === 'signal' ? arg.name : '');
+      visit(arg, site);
+    });
+  };
+  for (const p of table.predicates) {
+    if (p.signal !== undefined) continue;
+    const u = use(p.fn, p.args.length, p.text);
+    u.isPredicate = true;
+    visit({ kind: 'call', fn: p.fn, args: p.args }, p.text);
+  }
+  for (const up of table.updates) {
+    if (up.isSelfUpdate) continue;
+    visit(up.term, up.text);
+    if (up.term.kind === 'call') uses.get(up.term.fn)!.updates.add(up.signal);
+  }
+  return uses;
+}
+
+function bindingsWriter(functions: ReadonlyMap<string, string>, signals: ReadonlyMap<string, string>): WriterFunction {
+  return (writer) => {
+    writer.write('{').newLine();
+    writer.indent(() => {
+      for (const [field, map] of [['functions', functions], ['signals', signals]] as const) {
+        writer.writeLine(`${field}: [`);
+        writer.indent(() => {
+          for (const pair of map) writer.writeLine(`${json(pair)},`);
+        });
+        writer.writeLine('],');
+      }
+    });
+    writer.write('}');
+  };
+}
+
+function jsonWriter(value: unknown): WriterFunction {
+  return (writer) => {
+    writer.write(json(value, null, 2));
+  };
+}
+
+/** The table literal, with a doc comment per state listing its transitions and their spec lines. */
+function tableWriter(table: ControllerTable): WriterFunction {
+  return (writer) => {
+    const field = (name: string, value: unknown): void => {
+      writer.writeLine(`${name}: ${json(value)},`);
+    };
+    writer.write('{').newLine();
+    writer.indent(() => {
+      field('name', table.name);
+      writer.writeLine('signals: [');
+      writer.indent(() => table.signals.forEach((s) => writer.writeLine(`${json(s)},`)));
+      writer.writeLine('],');
+      writer.writeLine('predicates: [');
+      writer.indent(() => table.predicates.forEach((p) => writer.writeLine(`${json(p)},`)));
+      writer.writeLine('],');
+      writer.writeLine('updates: [');
+      writer.indent(() => table.updates.forEach((u) => writer.writeLine(`${json(u)},`)));
+      writer.writeLine('],');
+      field('initialState', table.initialState);
+      writer.writeLine('states: [');
+      writer.indent(() => {
+        for (const state of table.states) {
+          writer.writeLine('/**');
+          writer.writeLine(` * State ${state.index}${state.index === table.initialState ? ' (initial)' : ''}:`);
+          for (const line of describeTransitions(table, state.decision)) writer.writeLine(` * - ${line}`);
+          writer.writeLine(' */');
+          writer.writeLine(`${json(state)},`);
+        }
+      });
+      writer.writeLine('],');
+    });
+    writer.write('}');
+  };
+}
+
+function describeTransitions(table: ControllerTable, root: DecisionNode): string[] {
+  const out: string[] = [];
+  const visit = (node: DecisionNode, path: string[]): void => {
+    if (node.kind === 'test') {
+      const text = table.predicates[node.predicate]?.text ?? `#${node.predicate}`;
+      visit(node.whenTrue, [...path, text]);
+      visit(node.whenFalse, [...path, `!(${text})`]);
+      return;
+    }
+    const changes = node.updates.map((u) => table.updates[u]).filter((u) => u && !u.isSelfUpdate).map((u) => u.text);
+    const when = path.length === 0 ? 'always' : `when ${path.join(' && ')}`;
+    const lines = node.specLines && node.specLines.length > 0 ? ` (spec lines ${node.specLines.join(', ')})` : '';
+    out.push(commentText(`${when}: ${changes.length === 0 ? 'keep all signals' : changes.join(', ')} -> state ${node.next}${lines}`));
+  };
+  visit(root, []);
+  return out;
+}

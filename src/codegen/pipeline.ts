@@ -1,0 +1,167 @@
+/**
+ * The compile pipeline behind `tslc compile`: load → (compose) → synthesize → verify again →
+ * build the table → emit. Kept apart from the CLI so tests and other tools can call it in-process.
+ *
+ * A module is only produced for a controller the independent checker (src/verify) accepted;
+ * `metadata.verified` is therefore always true in written modules.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ControllerMetadata } from '../../runtime/table.js';
+import { error, UserError } from '../diagnostics/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { loadGame } from '../frontend/load.js';
+import type { GameSpec } from '../game/spec.js';
+import type { MealyMachine } from '../game/mealy.js';
+import { synthesize } from '../synthesis/index.js';
+import { formatCounterexample, verifyController } from '../verify/index.js';
+import { composeGames } from './compose.js';
+import { emitControllerModule } from './emit.js';
+import { pascalCase } from './identifiers.js';
+import { buildControllerTable } from './table.js';
+
+export const SYNTHESIZER = 'tslc bounded synthesis';
+
+/** A controller failed independent verification: a bug in tslc; nothing is written. */
+export class CodegenVerificationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CodegenVerificationError';
+  }
+}
+
+export interface CompileRequest {
+  /** Spec files; more than one are composed into one controller. */
+  readonly files: readonly string[];
+  /** Controller name (module file stem); default: the single file's stem. */
+  readonly name?: string;
+  readonly outDir: string;
+  /** Runtime module specifier; default: see `defaultRuntimeImport`. */
+  readonly runtimeImport?: string;
+  readonly timeoutMs?: number;
+  readonly onWarning?: (d: Diagnostic) => void;
+}
+
+export type CompileOutcome =
+  | { readonly kind: 'ok'; readonly name: string; readonly outPath: string; readonly source: string; readonly stateCount: number; readonly seconds: number }
+  | { readonly kind: 'unrealizable'; readonly name: string; readonly seconds: number }
+  | { readonly kind: 'unknown'; readonly name: string; readonly reason: string; readonly seconds: number };
+
+export async function compileSpecs(request: CompileRequest): Promise<CompileOutcome> {
+  if (request.files.length === 0) throw new UserError(error('name at least one .tsl file to compile', undefined, 'usage'));
+  const name = request.name ?? fileStem(request.files[0]);
+  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(name))
+    throw new UserError(error(`controller name '${name}' must start with a letter and use only letters, digits, '-' and '_'`, undefined, 'usage'));
+  const texts: string[] = [];
+  const games: GameSpec[] = [];
+  for (const file of request.files) {
+    const text = readText(file);
+    texts.push(text);
+    const game = await loadGame(file, { text, onWarning: request.onWarning });
+    if (!game.tslSignals)
+      throw new UserError(error(`${file}: only TSL specifications can be compiled to controllers`, undefined, 'compile-format'));
+    games.push(game);
+  }
+  const spec = composeGames(name, games);
+  const result = synthesize(spec, { timeoutMs: request.timeoutMs ?? 60_000 });
+  if (result.verdict === 'unrealizable') return { kind: 'unrealizable', name, seconds: result.seconds };
+  if (result.verdict === 'unknown') return { kind: 'unknown', name, reason: result.reason, seconds: result.seconds };
+  const machine = result.controller;
+  assertVerified(spec, machine);
+
+  const outPath = join(request.outDir, `${name}.ts`);
+  const metadata: ControllerMetadata = {
+    specFile: request.files.map(displayPath).join(' + '),
+    specHash: `sha256:${hashTexts(texts)}`,
+    stateCount: machine.stateCount,
+    toolVersion: toolVersion(),
+    verified: true,
+    synthesizer: SYNTHESIZER,
+  };
+  const table = buildControllerTable(spec, machine, name);
+  const source = emitControllerModule(table, metadata, {
+    runtimeImport: request.runtimeImport ?? defaultRuntimeImport(request.outDir),
+  });
+  return { kind: 'ok', name, outPath, source, stateCount: machine.stateCount, seconds: result.seconds };
+}
+
+/** The compile command's own re-check: never trust a controller just because synthesis returned it. */
+export function assertVerified(spec: GameSpec, machine: MealyMachine): void {
+  const verdict = verifyController(spec, machine);
+  if (!verdict.ok) {
+    const lasso = verdict.counterexample ? `\n${formatCounterexample(verdict.counterexample)}` : '';
+    throw new CodegenVerificationError(`the controller for ${spec.name} fails independent verification (${verdict.kind}): ${verdict.message}${lasso}`);
+  }
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+    throw new UserError(error(`cannot read ${file}: ${reason}`, undefined, 'io'));
+  }
+}
+
+function fileStem(file: string): string {
+  const base = file.split(/[\\/]/).pop() ?? file;
+  return base.replace(/\.[^.]*$/, '');
+}
+
+/** Paths in metadata are relative to the working directory with `/`, so modules are reproducible. */
+function displayPath(file: string): string {
+  const rel = relative(process.cwd(), resolve(file));
+  return (rel.startsWith('..') ? resolve(file) : rel).split(sep).join('/');
+}
+
+function hashTexts(texts: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const t of texts) hash.update(`${t.length}:`).update(t);
+  return hash.digest('hex');
+}
+
+/** The nearest package.json above this module is tslc's own. */
+function packageRoot(): string | undefined {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate)) {
+      try {
+        if ((JSON.parse(readFileSync(candidate, 'utf8')) as { name?: string }).name === 'tslc') return dir;
+      } catch {
+        // An unreadable package.json is not ours; keep looking upwards.
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+export function toolVersion(): string {
+  const root = packageRoot();
+  if (!root) return 'unknown';
+  return String((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown');
+}
+
+/**
+ * `tslc/runtime` for users; but when the output directory lies inside the tslc checkout itself
+ * (like `generated/`), a relative import of the runtime sources, so the repo type-checks alone.
+ */
+export function defaultRuntimeImport(outDir: string): string {
+  const root = packageRoot();
+  const out = resolve(outDir);
+  if (root && existsSync(join(root, 'runtime', 'index.ts')) && (out === root || out.startsWith(root + sep)) && !out.startsWith(join(root, 'node_modules'))) {
+    let rel = relative(out, join(root, 'runtime', 'index.js')).split(sep).join('/');
+    if (!rel.startsWith('.')) rel = `./${rel}`;
+    return rel;
+  }
+  return 'tslc/runtime';
+}
+
+/** `adventure` → `createAdventure`: the factory name users import. */
+export function factoryName(name: string): string {
+  return `create${pascalCase(name)}`;
+}

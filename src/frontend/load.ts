@@ -1,0 +1,49 @@
+/**
+ * src/frontend — one entry point that turns a spec file into a `GameSpec`, whatever its format.
+ *
+ * Dispatches on the extension (`.tsl`, `.tlsf`) and imports the front end only when needed, so
+ * checking a TLSF file never loads the TSL parser. Every front-end error is a `UserError` with a
+ * diagnostic; an unknown extension is one too.
+ */
+import { extname } from 'node:path';
+import { readUserFile, registerSource } from '../cli/io.js';
+import { error, type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
+import type { GameSpec } from '../game/spec.js';
+
+export interface LoadOptions {
+  /** TLSF GLOBAL PARAMETERS overrides (`--param n=3`). */
+  readonly params?: Readonly<Record<string, number>>;
+  /** TSL proposition naming: readable (default) or tsltools' `p0…`/`u0…`. */
+  readonly names?: 'readable' | 'tsltools';
+  /** Receives front-end warnings (the CLI prints them). */
+  readonly onWarning?: (d: Diagnostic) => void;
+  /** The file's text, when the caller already has it. */
+  readonly text?: string;
+}
+
+export const SPEC_EXTENSIONS = ['.tsl', '.tlsf'] as const;
+
+export async function loadGame(path: string, options: LoadOptions = {}): Promise<GameSpec> {
+  const ext = extname(path).toLowerCase();
+  if (!(SPEC_EXTENSIONS as readonly string[]).includes(ext)) {
+    throw new UserError(
+      error(`${path}: unknown specification type '${ext || '(none)'}' (expected .tsl or .tlsf)`, undefined, 'file-type'),
+    );
+  }
+  const text = options.text ?? readUserFile(path);
+  registerSource(path, text);
+  if (ext === '.tsl') {
+    const { loadTslGame } = await import('../tsl/index.js');
+    const loaded = loadTslGame(path, text, { names: options.names });
+    for (const d of loaded.diagnostics) options.onWarning?.(d);
+    return loaded.game;
+  }
+  const { loadTlsfGame } = await import('../tlsf/index.js');
+  return loadTlsfGame(path, text, { params: options.params });
+}
+
+/** A game from a Spot-syntax formula and the input/output split (`--ltl … --ins … --outs …`). */
+export async function loadLtlGame(formula: string, ins: readonly string[], outs: readonly string[]): Promise<GameSpec> {
+  const { ltlGame } = await import('../ltl/game-from-ltl.js');
+  return ltlGame(formula, [...ins], [...outs], { name: 'formula' });
+}

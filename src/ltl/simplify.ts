@@ -1,0 +1,191 @@
+/**
+ * Cheap, equivalence-preserving LTL rewrites in the spirit of Spot's basic simplifier:
+ * operator-specific identities (F G F a ≡ G F a, a U F b ≡ F b, G(a R b) ≡ G b, …), merging
+ * of G/F/X across ∧/∨, and pruning of conjuncts/disjuncts by *syntactic implication*
+ * (Somenzi–Bloem style rules: sound, incomplete, never expensive). Propositional implication is
+ * decided exactly with a BDD. Output is in negation normal form.
+ */
+import { BddManager } from '../automata/bdd.js';
+import { type Formula, and, F, FALSE, G, isPropositional, mapFormula, M, not, or, R, TRUE, U, W, X } from './formula.js';
+import { toNnf } from './nnf.js';
+
+const PAIR = 2 ** 26;
+const impliesMemo = new Map<number, boolean>();
+/** Private BDD manager for propositional implication tests (guards only; never exported). */
+const bdd = new BddManager();
+
+/**
+ * Sound but incomplete test of `d ⇒ c` (both NNF). `false` means "not proven", not "no".
+ */
+export function syntacticImplies(d: Formula, c: Formula): boolean {
+  if (d === c || c === TRUE || d === FALSE) return true;
+  if (c === FALSE || d === TRUE) return false;
+  const key = d.id * PAIR + c.id;
+  const hit = impliesMemo.get(key);
+  if (hit !== undefined) return hit;
+  impliesMemo.set(key, false); // cycles cannot arise (operands shrink), but be safe
+  const r = impliesUncached(d, c);
+  impliesMemo.set(key, r);
+  return r;
+}
+
+function impliesUncached(d: Formula, c: Formula): boolean {
+  if (isPropositional(d) && isPropositional(c)) return bdd.implies(bdd.fromFormula(d), bdd.fromFormula(c));
+  // Decompose the Boolean structure first.
+  if (c.kind === 'and') return c.args.every((a) => syntacticImplies(d, a));
+  if (d.kind === 'or') return d.args.every((a) => syntacticImplies(a, c));
+  if (c.kind === 'or' && c.args.some((a) => syntacticImplies(d, a))) return true;
+  if (d.kind === 'and' && d.args.some((a) => syntacticImplies(a, c))) return true;
+  // What d guarantees right now: G y ⇒ y; y U z ⇒ y ∨ z; y R z ⇒ z.
+  switch (d.kind) {
+    case 'G':
+      if (syntacticImplies(d.arg, c)) return true;
+      break;
+    case 'U':
+    case 'W':
+      if (syntacticImplies(d.left, c) && syntacticImplies(d.right, c)) return true;
+      break;
+    case 'R':
+    case 'M':
+      if (syntacticImplies(d.right, c)) return true;
+      break;
+  }
+  switch (c.kind) {
+    case 'F': {
+      const x = c.arg;
+      if (syntacticImplies(d, x)) return true;
+      if (d.kind === 'F' || d.kind === 'X') return syntacticImplies(d.arg, c);
+      if (d.kind === 'G') return syntacticImplies(d.arg, c);
+      if (d.kind === 'U') return syntacticImplies(d.right, c);
+      if (d.kind === 'M') return syntacticImplies(and(d.left, d.right), c);
+      return false;
+    }
+    case 'G':
+      if (d.kind === 'G') return syntacticImplies(d.arg, c.arg);
+      if (d.kind === 'R' || d.kind === 'M') return d.left === FALSE && syntacticImplies(d.right, c.arg);
+      return false;
+    case 'X':
+      if (d.kind === 'X') return syntacticImplies(d.arg, c.arg);
+      if (d.kind === 'G') return syntacticImplies(d, c.arg);
+      return false;
+    case 'U':
+      if (syntacticImplies(d, c.right)) return true;
+      if (d.kind === 'U') return syntacticImplies(d.left, c.left) && syntacticImplies(d.right, c.right);
+      if (d.kind === 'F') return c.left === TRUE && syntacticImplies(d.arg, c.right);
+      return false;
+    case 'W':
+      if (syntacticImplies(d, c.right)) return true;
+      if (d.kind === 'U' || d.kind === 'W') return syntacticImplies(d.left, c.left) && syntacticImplies(d.right, c.right);
+      if (d.kind === 'G') return syntacticImplies(d.arg, c.left);
+      return false;
+    case 'R':
+      if (syntacticImplies(d, c.left) && syntacticImplies(d, c.right)) return true;
+      if (d.kind === 'R' || d.kind === 'M') return syntacticImplies(d.left, c.left) && syntacticImplies(d.right, c.right);
+      if (d.kind === 'G') return syntacticImplies(d.arg, c.right);
+      return false;
+    case 'M':
+      if (syntacticImplies(d, c.left) && syntacticImplies(d, c.right)) return true;
+      if (d.kind === 'M') return syntacticImplies(d.left, c.left) && syntacticImplies(d.right, c.right);
+      return false;
+    default:
+      return false;
+  }
+}
+
+/** Formulas of the shape G F x or F G x: invariant under a leading F or G. */
+function isSuspendable(f: Formula): boolean {
+  return (f.kind === 'G' && f.arg.kind === 'F') || (f.kind === 'F' && f.arg.kind === 'G');
+}
+
+export function simplify(f: Formula): Formula {
+  // Iterate to a fixpoint: one rewrite can enable another higher up (bounded: rewrites shrink).
+  let cur = toNnf(f);
+  for (let round = 0; round < 8; round++) {
+    const next = mapFormula(cur, (_orig, node) => rewrite(node));
+    if (next === cur) break;
+    cur = next;
+  }
+  return cur;
+}
+
+function rewrite(f: Formula): Formula {
+  switch (f.kind) {
+    case 'and':
+      return simplifyJunction(f.args, 'and');
+    case 'or':
+      return simplifyJunction(f.args, 'or');
+    case 'F': {
+      const x = f.arg;
+      if (isSuspendable(x)) return x;
+      if (x.kind === 'U') return F(x.right);
+      if (x.kind === 'M') return F(and(x.left, x.right));
+      if (x.kind === 'X') return X(F(x.arg));
+      return f;
+    }
+    case 'G': {
+      const x = f.arg;
+      if (isSuspendable(x)) return x;
+      if (x.kind === 'R') return G(x.right);
+      if (x.kind === 'W') return G(or(x.left, x.right));
+      if (x.kind === 'X') return X(G(x.arg));
+      return f;
+    }
+    case 'U':
+      if (syntacticImplies(f.left, f.right)) return f.right;
+      if (f.right.kind === 'F' || isSuspendable(f.right)) return f.right;
+      return f;
+    case 'W':
+      if (syntacticImplies(f.left, f.right)) return f.right;
+      return f;
+    case 'R':
+      if (syntacticImplies(f.right, f.left)) return f.right;
+      if (f.right.kind === 'G' || isSuspendable(f.right)) return f.right;
+      return f;
+    case 'M':
+      if (syntacticImplies(f.right, f.left)) return f.right;
+      return f;
+    default:
+      return f;
+  }
+}
+
+function simplifyJunction(args: readonly Formula[], kind: 'and' | 'or'): Formula {
+  // G a ∧ G b ≡ G(a ∧ b), X a ∧ X b ≡ X(a ∧ b); dually F and X under ∨.
+  const merged = kind === 'and' ? 'G' : 'F';
+  const mergeable: Formula[] = [];
+  const nexts: Formula[] = [];
+  const rest: Formula[] = [];
+  for (const a of args) {
+    if (a.kind === merged && !isSuspendable(a)) mergeable.push(a.arg);
+    else if (a.kind === 'X') nexts.push(a.arg);
+    else rest.push(a);
+  }
+  const join = kind === 'and' ? and : or;
+  const parts = [...rest];
+  if (mergeable.length > 1) parts.push(kind === 'and' ? G(and(...mergeable)) : F(or(...mergeable)));
+  else if (mergeable.length === 1) parts.push(kind === 'and' ? G(mergeable[0]) : F(mergeable[0]));
+  if (nexts.length > 1) parts.push(X(join(...nexts)));
+  else if (nexts.length === 1) parts.push(X(nexts[0]));
+  // Prune: in ∧ drop what another operand implies; in ∨ drop what implies another operand.
+  const kept: Formula[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i];
+    const redundant = parts.some((q, j) => {
+      if (j === i) return false;
+      if (kept.includes(q) === false && j < i) return false; // already dropped
+      const dominated = kind === 'and' ? syntacticImplies(q, p) : syntacticImplies(p, q);
+      if (!dominated) return false;
+      // Mutually implying operands: keep the first one only.
+      const mutual = kind === 'and' ? syntacticImplies(p, q) : syntacticImplies(q, p);
+      return !mutual || j < i;
+    });
+    if (!redundant) kept.push(p);
+  }
+  // a ∧ b with a ⇒ ¬b is false; a ∨ b with ¬a ⇒ b is true.
+  for (let i = 0; i < kept.length; i++)
+    for (let j = i + 1; j < kept.length; j++) {
+      if (kind === 'and' && syntacticImplies(kept[i], toNnf(not(kept[j])))) return FALSE;
+      if (kind === 'or' && syntacticImplies(toNnf(not(kept[i])), kept[j])) return TRUE;
+    }
+  return join(...kept);
+}

@@ -1,0 +1,46 @@
+/**
+ * Building a report from spec files: load (and compose, for several files), decide, then either
+ * draw the controller or explain the conflict. Shared by `tslc report` and tests.
+ */
+import { readFileSync } from 'node:fs';
+import { composeGames } from '../codegen/compose.js';
+import { buildDiagram } from '../explain/diagram.js';
+import { explainUnrealizable } from '../explain/explain.js';
+import { loadGame } from '../frontend/load.js';
+import type { GameSpec } from '../game/spec.js';
+import { synthesize } from '../synthesis/index.js';
+import { type ReportInput, renderReport } from './html.js';
+
+export interface BuildReportOptions {
+  readonly timeoutMs?: number;
+}
+
+export async function loadSpecs(files: readonly string[]): Promise<GameSpec> {
+  const games = await Promise.all(files.map((f) => loadGame(f)));
+  const name = games.map((g) => g.name).join(' ∧ ');
+  return games.length === 1 ? games[0] : composeGames(name, games);
+}
+
+export async function buildReportInput(files: readonly string[], options: BuildReportOptions = {}): Promise<ReportInput> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const spec = await loadSpecs(files);
+  const texts = files.map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+  const title = `${spec.name}`;
+  const result = synthesize(spec, { timeoutMs });
+  if (result.verdict === 'realizable')
+    return { title, files: texts, verdict: 'realizable', seconds: result.seconds, diagram: buildDiagram(result.controller, spec) };
+  if (result.verdict === 'unknown')
+    return { title, files: texts, verdict: 'unknown', seconds: result.seconds, note: `The solver gave up: ${result.reason}.` };
+  const explanation = explainUnrealizable(spec, { knownUnrealizable: true, budgetMs: timeoutMs });
+  return {
+    title,
+    files: texts,
+    verdict: 'unrealizable',
+    seconds: result.seconds,
+    explanation: explanation.verdict === 'unrealizable' ? explanation : undefined,
+  };
+}
+
+export async function buildReport(files: readonly string[], options: BuildReportOptions = {}): Promise<string> {
+  return renderReport(await buildReportInput(files, options));
+}

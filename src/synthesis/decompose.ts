@@ -1,0 +1,194 @@
+/**
+ * Decomposition into independent games. Conjuncts are grouped by the propositions they share
+ * (union–find over inputs and signals; a TSL signal's updates stay together): two groups share no
+ * input and no output, so the spec is realizable iff every group is, and the controller is the
+ * product of the groups' controllers. Smart-home style specs with dozens of unrelated guarantees
+ * fall apart into many small games this way.
+ *
+ * A group's "unrealizable" carries over to the whole spec only when the environment can satisfy
+ * every other group's assumptions on its own — here: when those assumptions mention no outputs
+ * and are satisfiable. Otherwise the caller solves the whole spec instead.
+ */
+import { translateLtl } from '../automata/translate.js';
+import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
+import { type GameSpec, inputNames, outputNames, type SignalGroup, type SpecPart } from '../game/spec.js';
+import { atoms, type Formula, G } from '../ltl/formula.js';
+import { minimizeMealy } from './extract.js';
+import { ucwFromTgba } from './ucw.js';
+
+export interface DecomposedPart {
+  readonly spec: GameSpec;
+  /** Whether "unrealizable" for this part means "unrealizable" for the whole spec. */
+  readonly conclusive: boolean;
+}
+
+/** Top-level conjuncts, with `G (a ∧ b)` split into `G a ∧ G b`. */
+export function conjuncts(f: Formula): Formula[] {
+  if (f.kind === 'and') return f.args.flatMap(conjuncts);
+  if (f.kind === 'G' && f.arg.kind === 'and') return f.arg.args.flatMap((a) => conjuncts(G(a)));
+  if (f.kind === 'true') return [];
+  return [f];
+}
+
+class UnionFind {
+  private readonly parent = new Map<string, string>();
+  find(x: string): string {
+    let p = this.parent.get(x) ?? x;
+    if (p !== x) {
+      p = this.find(p);
+      this.parent.set(x, p);
+    }
+    return p;
+  }
+  union(a: string, b: string): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra !== rb) this.parent.set(ra, rb);
+  }
+}
+
+export function decompose(spec: GameSpec): { parts: DecomposedPart[] } | undefined {
+  const outputs = new Set(outputNames(spec));
+  const inputs = new Set(inputNames(spec));
+  // INITIALLY conditions apply to everything; keep such specs whole.
+  if (spec.initially.length > 0) return undefined;
+  const unitOf = new Map<string, string>();
+  for (const g of spec.signals) for (const u of g.updates) unitOf.set(u, `signal:${g.signal}`);
+  const node = (name: string) => (inputs.has(name) ? `in:${name}` : (unitOf.get(name) ?? `out:${name}`));
+  const uf = new UnionFind();
+  type Item = { formula: Formula; kind: 'guarantee' | 'preset' | 'assumption'; part: SpecPart };
+  const items: Item[] = [];
+  for (const [kind, parts] of [
+    ['preset', spec.preset],
+    ['guarantee', spec.guarantees],
+    ['assumption', spec.assumptions],
+  ] as const)
+    for (const part of parts) for (const formula of conjuncts(part.formula)) items.push({ formula, kind, part });
+  const keyOf = (f: Formula): string | undefined => {
+    const names = [...atoms(f)].map(node);
+    for (let i = 1; i < names.length; i++) uf.union(names[0], names[i]);
+    return names[0];
+  };
+  const anchors = items.map((it) => keyOf(it.formula));
+  // Every signal is one unit (its updates are linked even when no formula links them).
+  for (const g of spec.signals) for (const u of g.updates) uf.find(node(u));
+  const classes = new Map<string, Item[]>();
+  const constants: Item[] = [];
+  items.forEach((it, i) => {
+    const a = anchors[i];
+    if (a === undefined) {
+      constants.push(it);
+      return;
+    }
+    const root = uf.find(a);
+    let list = classes.get(root);
+    if (!list) classes.set(root, (list = []));
+    list.push(it);
+  });
+  // Constant conjuncts (true/false without propositions) are rare; keep such specs whole.
+  if (constants.length > 0) return undefined;
+  const withGoals = [...classes.entries()].filter(([, list]) => list.some((it) => it.kind !== 'assumption'));
+  if (withGoals.length <= 1) return undefined;
+
+  // Assumptions the environment can satisfy on its own: input-only and satisfiable.
+  const envSatisfiable = (it: Item) =>
+    [...atoms(it.formula)].every((a) => inputs.has(a)) && ucwFromTgba(translateLtl(it.formula)).stateCount > 0;
+  const assumptionsOutside = (root: string) =>
+    [...classes.entries()].filter(([r]) => r !== root).flatMap(([, list]) => list.filter((it) => it.kind === 'assumption'));
+
+  const parts: Array<DecomposedPart & { size: number }> = withGoals.map(([root, list], index) => {
+    const props = new Set(list.flatMap((it) => [...atoms(it.formula)]));
+    const signals: SignalGroup[] = spec.signals.filter((g) => uf.find(node(g.updates[0])) === root);
+    const partOutputs = new Set([...signals.flatMap((g) => g.updates), ...[...props].filter((p) => outputs.has(p))]);
+    const of = (kind: Item['kind']) => list.filter((it) => it.kind === kind).map((it) => ({ ...it.part, formula: it.formula }));
+    const sub: GameSpec = {
+      ...spec,
+      name: `${spec.name}#${index + 1}`,
+      inputs: spec.inputs.filter((p) => props.has(p.name)),
+      outputs: spec.outputs.filter((p) => partOutputs.has(p.name)),
+      signals,
+      preset: of('preset'),
+      assumptions: of('assumption'),
+      guarantees: of('guarantee'),
+    };
+    return { spec: sub, conclusive: assumptionsOutside(root).every(envSatisfiable), size: list.length };
+  });
+  // Small parts first: a quick "unrealizable" ends the search early.
+  parts.sort((x, y) => x.size - y.size);
+  return { parts };
+}
+
+/**
+ * The synchronous product of controllers over disjoint outputs (and any inputs): every part
+ * reacts to the same input, outputs are combined; outputs no part controls take `idle`.
+ * Minimized after each factor so intermediate products stay small.
+ */
+export function productOfControllers(
+  inputs: readonly string[],
+  outputs: readonly string[],
+  parts: readonly MealyMachine[],
+  idle: Cube,
+  tick: () => void,
+  maxTransitions = 400_000,
+): MealyMachine {
+  let acc: MealyMachine = {
+    inputs,
+    outputs,
+    stateCount: 1,
+    initial: 0,
+    transitions: [{ from: 0, input: {}, output: { ...idle }, to: 0 }],
+  };
+  const sorted = [...parts].sort((a, b) => a.transitions.length - b.transitions.length);
+  for (const m of sorted) {
+    acc = minimizeMealy(product2(acc, m, tick, maxTransitions));
+  }
+  return acc;
+}
+
+function product2(a: MealyMachine, b: MealyMachine, tick: () => void, maxTransitions: number): MealyMachine {
+  const fromA: MealyTransition[][] = Array.from({ length: a.stateCount }, () => []);
+  const fromB: MealyTransition[][] = Array.from({ length: b.stateCount }, () => []);
+  for (const t of a.transitions) fromA[t.from].push(t);
+  for (const t of b.transitions) fromB[t.from].push(t);
+  const index = new Map<number, number>();
+  const pairs: Array<[number, number]> = [];
+  const idOf = (x: number, y: number) => {
+    const key = x * b.stateCount + y;
+    let id = index.get(key);
+    if (id === undefined) {
+      id = pairs.length;
+      index.set(key, id);
+      pairs.push([x, y]);
+    }
+    return id;
+  };
+  idOf(a.initial, b.initial);
+  const transitions: MealyTransition[] = [];
+  for (let h = 0; h < pairs.length; h++) {
+    const [x, y] = pairs[h];
+    for (const ta of fromA[x])
+      for (const tb of fromB[y]) {
+        tick();
+        const input = meet(ta.input, tb.input);
+        if (!input) continue;
+        transitions.push({ from: h, input, output: { ...ta.output, ...tb.output }, to: idOf(ta.to, tb.to) });
+        if (transitions.length > maxTransitions) throw new ControllerTooLarge();
+      }
+  }
+  return { inputs: a.inputs, outputs: a.outputs, stateCount: pairs.length, initial: 0, transitions };
+}
+
+export class ControllerTooLarge extends Error {
+  constructor() {
+    super('controller too large');
+  }
+}
+
+function meet(x: Cube, y: Cube): Cube | undefined {
+  const out: Record<string, boolean> = { ...x };
+  for (const k in y) {
+    if (k in out && out[k] !== y[k]) return undefined;
+    out[k] = y[k];
+  }
+  return out;
+}

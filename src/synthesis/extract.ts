@@ -1,0 +1,318 @@
+/**
+ * Strategies out of solved games: Mealy controllers from the primal game, counterstrategies from
+ * the dual game (or from a lost primal game whose automaton is terminal), and minimization.
+ *
+ * Extraction walks the winning region from the start position. Because the winning region is a
+ * downset, a strategy state may stand for any position it dominates: when a successor is below an
+ * existing state, we reuse that state instead of creating a new one. Among the safe choices we
+ * prefer one that lands on an existing state, then the earliest choice (preferred options —
+ * self-updates — come first in the enumeration).
+ */
+import type { Counterstrategy, CounterstrategyTransition } from '../game/counterstrategy.js';
+import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
+import { dominatedBy, type SolvedGame, activeOf } from './game.js';
+import { completeCube, type Dimension, expandPart } from './split.js';
+
+interface Built {
+  states: number[];
+  find(node: number): number | undefined;
+  add(node: number): number;
+}
+
+/** Strategy states with reuse of dominating positions (`upward`: a state may stand for smaller ones). */
+function stateSet(game: SolvedGame, upward: boolean): Built {
+  const states: number[] = [];
+  const byNode = new Map<number, number>();
+  return {
+    states,
+    find(node) {
+      const exact = byNode.get(node);
+      if (exact !== undefined) return exact;
+      const v = game.vectors[node];
+      for (let s = 0; s < states.length; s++) {
+        const w = game.vectors[states[s]];
+        if (upward ? dominatedBy(v, w) : dominatedBy(w, v)) return s;
+      }
+      return undefined;
+    },
+    add(node) {
+      states.push(node);
+      byNode.set(node, states.length - 1);
+      return states.length - 1;
+    },
+  };
+}
+
+const winning = (game: SolvedGame, t: number) => t >= 0 && game.losingRank[t] === 0 && game.targets[t] !== undefined;
+
+/** Controller from a won primal game where the controller moves second (Mealy semantics). */
+export function extractMealyController(
+  game: SolvedGame,
+  inputs: readonly string[],
+  outputs: readonly string[],
+  outputDims: readonly Dimension[],
+): MealyMachine {
+  const built = stateSet(game, true);
+  const transitions: MealyTransition[] = [];
+  built.add(0);
+  for (let s = 0; s < built.states.length; s++) {
+    const u = built.states[s];
+    const leaves = game.table.movesFor(activeOf(game.vectors[u]), () => {});
+    const targets = game.targets[u]!;
+    leaves.forEach((leaf, li) => {
+      let pick = -1;
+      let pickState: number | undefined;
+      for (let k = 0; k < leaf.kept.length; k++) {
+        const t = targets[li][k];
+        if (!winning(game, t)) continue;
+        const existing = built.find(t);
+        if (pick < 0) pick = k;
+        if (existing !== undefined) {
+          pick = k;
+          pickState = existing;
+          break;
+        }
+      }
+      if (pick < 0) throw new Error('internal: no safe choice in a winning position');
+      const to = pickState ?? built.add(targets[li][pick]);
+      const choice = leaf.choices[leaf.kept[pick]];
+      transitions.push({ from: s, input: leaf.part.cube, output: completeCube(choice.part.cube, outputDims), to });
+    });
+    // Inputs that break an invariant assumption: the spec holds vacuously from here on.
+    const idle = completeCube({}, outputDims);
+    for (const part of game.table.excludedFor(activeOf(game.vectors[u]), () => {}))
+      transitions.push({ from: s, input: part.cube, output: idle, to: s });
+  }
+  return { inputs, outputs, stateCount: built.states.length, initial: 0, transitions };
+}
+
+/**
+ * Controller from a won primal game where the controller moves first (Moore semantics): each
+ * state picks one output part; transitions follow every input part.
+ */
+export function extractMooreController(
+  game: SolvedGame,
+  inputs: readonly string[],
+  outputs: readonly string[],
+  outputDims: readonly Dimension[],
+): MealyMachine {
+  const transitions: MealyTransition[] = [];
+  const built = firstMoverStrategy(game, true, (s, leafCube, choiceCube, to) => {
+    transitions.push({ from: s, input: choiceCube, output: completeCube(leafCube, outputDims), to });
+  });
+  return { inputs, outputs, stateCount: built, initial: 0, transitions };
+}
+
+/** Safety player moves first: pick a leaf whose every choice is safe; follow all choices. */
+function firstMoverStrategy(
+  game: SolvedGame,
+  upward: boolean,
+  emit: (state: number, leafCube: Cube, choiceCube: Cube, to: number) => void,
+): number {
+  const built = stateSet(game, upward);
+  built.add(0);
+  for (let s = 0; s < built.states.length; s++) {
+    const u = built.states[s];
+    const leaves = game.table.movesFor(activeOf(game.vectors[u]), () => {});
+    const targets = game.targets[u]!;
+    let best = -1;
+    let bestNew = Infinity;
+    for (let li = 0; li < leaves.length; li++) {
+      if (!leaves[li].kept.every((_, k) => winning(game, targets[li][k]))) continue;
+      const fresh = leaves[li].kept.filter((_, k) => built.find(targets[li][k]) === undefined).length;
+      if (fresh < bestNew) {
+        best = li;
+        bestNew = fresh;
+      }
+    }
+    if (best < 0) throw new Error('internal: no safe move in a winning position');
+    const leaf = leaves[best];
+    const stateOfKept = leaf.kept.map((_, k) => {
+      const t = targets[best][k];
+      return built.find(t) ?? built.add(t);
+    });
+    leaf.choices.forEach((choice, ci) => {
+      const to = stateOfKept[leaf.kept.indexOf(choice.rep)];
+      for (const cube of expandPart(choice.part)) emit(s, leaf.part.cube, cube, to);
+    });
+  }
+  return built.states.length;
+}
+
+function completeInputs(cube: Cube, inputs: readonly string[]): Cube {
+  const out: Record<string, boolean> = {};
+  for (const i of inputs) out[i] = cube[i] ?? false;
+  return out;
+}
+
+/** Counterstrategy from a won dual game of a Mealy spec (environment = first mover, safety player). */
+export function extractDualCounterstrategy(
+  game: SolvedGame,
+  inputs: readonly string[],
+  outputs: readonly string[],
+  signalsEnforced: boolean,
+): Counterstrategy {
+  const transitions: CounterstrategyTransition[] = [];
+  const count = firstMoverStrategy(game, true, (s, leafCube, choiceCube, to) => {
+    transitions.push({ from: s, input: completeInputs(leafCube, inputs), output: choiceCube, to });
+  });
+  return { inputs, outputs, stateCount: count, initial: 0, seesCurrentOutputs: false, signalsEnforced, transitions };
+}
+
+/** Counterstrategy from a won dual game of a Moore spec (environment moves second). */
+export function extractDualMooreCounterstrategy(
+  game: SolvedGame,
+  inputs: readonly string[],
+  outputs: readonly string[],
+  signalsEnforced: boolean,
+): Counterstrategy {
+  const built = stateSet(game, true);
+  const transitions: CounterstrategyTransition[] = [];
+  built.add(0);
+  for (let s = 0; s < built.states.length; s++) {
+    const u = built.states[s];
+    const leaves = game.table.movesFor(activeOf(game.vectors[u]), () => {});
+    const targets = game.targets[u]!;
+    leaves.forEach((leaf, li) => {
+      const k = leaf.kept.findIndex((_, j) => winning(game, targets[li][j]));
+      if (k < 0) throw new Error('internal: no safe environment answer');
+      const t = targets[li][k];
+      const to = built.find(t) ?? built.add(t);
+      const input = completeInputs(leaf.choices[leaf.kept[k]].part.cube, inputs);
+      for (const output of expandPart(leaf.part)) transitions.push({ from: s, output, input, to });
+    });
+  }
+  return {
+    inputs,
+    outputs,
+    stateCount: built.states.length,
+    initial: 0,
+    seesCurrentOutputs: true,
+    signalsEnforced,
+    transitions,
+  };
+}
+
+/**
+ * Counterstrategy from a lost primal game (Mealy spec, terminal automaton): the environment
+ * follows the attractor — in each losing position it plays an input class whose every answer
+ * reaches an earlier-lost position or exceeds the bound; exceeding the bound on a terminal
+ * automaton means the specification is already violated, so a sink state plays on.
+ */
+export function extractAttractorCounterstrategy(
+  game: SolvedGame,
+  inputs: readonly string[],
+  outputs: readonly string[],
+): Counterstrategy {
+  const states: number[] = [0];
+  const stateOf = new Map<number, number>([[0, 0]]);
+  const SINK = -1;
+  const transitions: CounterstrategyTransition[] = [];
+  let sink = -1;
+  const target = (node: number): number => {
+    if (node === SINK) {
+      if (sink < 0) {
+        sink = states.length;
+        states.push(SINK);
+      }
+      return sink;
+    }
+    let s = stateOf.get(node);
+    if (s === undefined) {
+      s = states.length;
+      states.push(node);
+      stateOf.set(node, s);
+    }
+    return s;
+  };
+  const idle = completeInputs({}, inputs);
+  for (let s = 0; s < states.length; s++) {
+    const u = states[s];
+    if (u === SINK) {
+      transitions.push({ from: s, input: idle, output: {}, to: s });
+      continue;
+    }
+    const rank = game.losingRank[u];
+    const leaves = game.table.movesFor(activeOf(game.vectors[u]), () => {});
+    const targets = game.targets[u]!;
+    const li = leaves.findIndex((leaf, i) =>
+      leaf.kept.every((_, k) => {
+        const t = targets[i][k];
+        return t < 0 || (game.losingRank[t] > 0 && game.losingRank[t] < rank);
+      }),
+    );
+    if (li < 0) throw new Error('internal: no attractor move in a losing position');
+    const leaf = leaves[li];
+    const input = completeInputs(leaf.part.cube, inputs);
+    for (const choice of leaf.choices) {
+      const t = targets[li][leaf.kept.indexOf(choice.rep)];
+      const to = target(t < 0 ? SINK : t);
+      for (const output of expandPart(choice.part)) transitions.push({ from: s, input, output, to });
+    }
+  }
+  return {
+    inputs,
+    outputs,
+    stateCount: states.length,
+    initial: 0,
+    seesCurrentOutputs: false,
+    // The primal game only offers the controller signal-respecting outputs.
+    signalsEnforced: true,
+    transitions,
+  };
+}
+
+const cubeKey = (c: Cube) =>
+  Object.keys(c)
+    .sort()
+    .map((k) => (c[k] ? k : `!${k}`))
+    .join('&');
+
+/**
+ * Partition refinement: states with the same transitions (input cube, output cube, target block)
+ * merge. Exact for the machine as built; don't-care freedom is used during extraction instead.
+ */
+export function minimizeMealy(m: MealyMachine): MealyMachine {
+  const byState: MealyTransition[][] = Array.from({ length: m.stateCount }, () => []);
+  for (const t of m.transitions) byState[t.from].push(t);
+  let block = new Int32Array(m.stateCount);
+  let blocks = 1;
+  for (;;) {
+    const sigs = new Map<string, number>();
+    const next = new Int32Array(m.stateCount);
+    for (let s = 0; s < m.stateCount; s++) {
+      const sig =
+        `${block[s]}|` +
+        byState[s]
+          .map((t) => `${cubeKey(t.input)}>${cubeKey(t.output)}>${block[t.to]}`)
+          .sort()
+          .join(';');
+      let b = sigs.get(sig);
+      if (b === undefined) sigs.set(sig, (b = sigs.size));
+      next[s] = b;
+    }
+    const stable = sigs.size === blocks;
+    block = next;
+    blocks = sigs.size;
+    if (stable) break;
+  }
+  // Renumber so that the initial state is 0 and blocks appear in BFS order.
+  const order = new Map<number, number>();
+  const queue = [block[m.initial]];
+  order.set(block[m.initial], 0);
+  const repOf = new Map<number, number>();
+  for (let s = 0; s < m.stateCount; s++) if (!repOf.has(block[s])) repOf.set(block[s], s);
+  const transitions: MealyTransition[] = [];
+  for (let h = 0; h < queue.length; h++) {
+    const b = queue[h];
+    for (const t of byState[repOf.get(b)!]) {
+      const tb = block[t.to];
+      if (!order.has(tb)) {
+        order.set(tb, order.size);
+        queue.push(tb);
+      }
+      transitions.push({ from: order.get(b)!, input: t.input, output: t.output, to: order.get(tb)! });
+    }
+  }
+  return { ...m, stateCount: order.size, initial: 0, transitions };
+}

@@ -1,0 +1,313 @@
+/**
+ * The K-bounded counting safety game (Schewe–Finkbeiner bounded synthesis, in the safety-game
+ * form of Filiot–Jin–Raskin). A game position is a counter vector over the states of a universal
+ * co-Büchi automaton: −1 = no run is there, c ≥ 0 = some run got there after c rejecting edges.
+ * The safety player must keep every counter ≤ K forever. Smaller vectors are better for the
+ * safety player (the winning region is a downset), which we use twice: among a player's own
+ * choices only the minimal successors matter (the adversary: only the maximal ones), and a
+ * strategy may move to any winning position that dominates the real one.
+ *
+ * Each step has a first and a second mover (Mealy: environment, then controller). The same code
+ * solves the primal game (controller = safety player, automaton of ¬φ) and the dual one
+ * (environment = safety player, automaton of φ). Positions are explored forward from the start;
+ * losing positions are propagated backwards as soon as they are found, so a lost game stops early.
+ */
+import type { Cube } from '../game/mealy.js';
+import { type Formula, TRUE } from '../ltl/formula.js';
+import { type Dimension, type SplitPart, splitGuards } from './split.js';
+import type { Ucw } from './ucw.js';
+
+export interface Mover {
+  readonly dims: readonly Dimension[];
+  readonly dimOfVar: ReadonlyMap<string, number>;
+  /** Merge equivalent options (fine for the safety player, and for single booleans always). */
+  readonly merge: boolean;
+}
+
+export interface Choice {
+  readonly part: SplitPart;
+  /** Enabled automaton edges (sorted indices into ucw.edges). */
+  readonly edges: Int32Array;
+  /** Index of the choice that stands for this one after dominance pruning (itself if kept). */
+  readonly rep: number;
+}
+export interface Leaf {
+  readonly part: SplitPart;
+  readonly choices: readonly Choice[];
+  /** Indices of kept choices (rep === own index). */
+  readonly kept: readonly number[];
+}
+
+/** Move structure per set of active automaton states; independent of K, so shared across K. */
+export class MoveTable {
+  private readonly cache = new Map<string, Leaf[]>();
+  private readonly excludedCache = new Map<string, SplitPart[]>();
+  constructor(
+    readonly ucw: Ucw,
+    readonly first: Mover,
+    readonly second: Mover,
+    /** Whether the second mover is the safety player (it then keeps minimal edge sets). */
+    readonly secondIsSafety: boolean,
+    /**
+     * A condition on the first mover's propositions that every move must satisfy (an invariant
+     * assumption `G ψ` over inputs: the environment never breaks it, since breaking it would
+     * forfeit the game). Moves violating it are left out of the game.
+     */
+    readonly firstFilter: Formula = TRUE,
+  ) {}
+
+  /** The first-mover parts excluded by `firstFilter` in a position with these active states. */
+  excludedFor(active: readonly number[], tick: () => void): SplitPart[] {
+    this.movesFor(active, tick);
+    return this.excludedCache.get(active.join(',')) ?? [];
+  }
+
+  get size(): number {
+    return this.cache.size;
+  }
+
+  movesFor(active: readonly number[], tick: () => void): Leaf[] {
+    const key = active.join(',');
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const edgeIds: number[] = [];
+    for (const q of active) edgeIds.push(...this.ucw.out[q]);
+    const guards: Formula[] = edgeIds.map((i) => this.ucw.edges[i].guard);
+    const filtered = this.firstFilter !== TRUE;
+    if (filtered) guards.push(this.firstFilter);
+    const leaves: Leaf[] = [];
+    const excluded: SplitPart[] = [];
+    for (const lp0 of splitGuards(guards, this.first.dims, this.first.dimOfVar, this.first.merge, tick)) {
+      let lp = lp0;
+      if (filtered) {
+        const verdict = lp0.residual[lp0.residual.length - 1];
+        if (verdict.kind === 'false') {
+          excluded.push(lp0);
+          continue;
+        }
+        lp = { ...lp0, residual: lp0.residual.slice(0, -1) };
+      }
+      const parts = splitGuards(lp.residual, this.second.dims, this.second.dimOfVar, this.second.merge, tick);
+      const raw = parts.map((p) => {
+        const on: number[] = [];
+        p.residual.forEach((g, j) => {
+          if (g.kind === 'true') on.push(edgeIds[j]);
+          else if (g.kind !== 'false') throw new Error(`guard still open after splitting: proposition not declared?`);
+        });
+        on.sort((a, b) => a - b);
+        return { part: p, edges: Int32Array.from(on) };
+      });
+      const reps = dominance(raw.map((r) => r.edges), this.secondIsSafety);
+      const choices = raw.map((r, i) => ({ ...r, rep: reps[i] }));
+      leaves.push({ part: lp, choices, kept: choices.flatMap((c, i) => (c.rep === i ? [i] : [])) });
+    }
+    if (this.cache.size > 200_000) {
+      this.cache.clear();
+      this.excludedCache.clear();
+    }
+    this.cache.set(key, leaves);
+    this.excludedCache.set(key, excluded);
+    return leaves;
+  }
+}
+
+function subset(a: Int32Array, b: Int32Array): boolean {
+  if (a.length > b.length) return false;
+  let j = 0;
+  for (let i = 0; i < a.length; i++) {
+    while (j < b.length && b[j] < a[i]) j++;
+    if (j === b.length || b[j] !== a[i]) return false;
+    j++;
+  }
+  return true;
+}
+
+/** For each set, the index of a kept set that dominates it (minimal sets if `keepMinimal`). */
+function dominance(sets: readonly Int32Array[], keepMinimal: boolean): number[] {
+  const rep = sets.map((_, i) => i);
+  const better = (a: Int32Array, b: Int32Array) => (keepMinimal ? subset(a, b) : subset(b, a));
+  // Visit in order so that earlier (preferred) choices win ties.
+  for (let i = 0; i < sets.length; i++) {
+    if (rep[i] !== i) continue;
+    for (let j = 0; j < sets.length; j++) {
+      if (j === i || rep[j] !== j) continue;
+      if (better(sets[i], sets[j])) rep[j] = i;
+    }
+  }
+  // Chains: point everything at a kept representative.
+  for (let i = 0; i < rep.length; i++) {
+    let r = rep[i];
+    while (rep[r] !== r) r = rep[r];
+    rep[i] = r;
+  }
+  return rep;
+}
+
+export class Timeout extends Error {
+  constructor() {
+    super('timeout');
+  }
+}
+
+export interface SolvedGame {
+  readonly status: 'win' | 'lose' | 'overflow';
+  readonly K: number;
+  readonly table: MoveTable;
+  readonly vectors: readonly Int8Array[];
+  /** Per node: per leaf: target node of each kept choice (−1 = a counter exceeded K). */
+  readonly targets: readonly (readonly Int32Array[] | undefined)[];
+  /** Order in which nodes were found losing (0 = winning or unknown); used by attractor strategies. */
+  readonly losingRank: Int32Array;
+  readonly nodeCount: number;
+}
+
+export function activeOf(v: Int8Array): number[] {
+  const out: number[] = [];
+  for (let q = 0; q < v.length; q++) if (v[q] >= 0) out.push(q);
+  return out;
+}
+
+export function dominatedBy(a: Int8Array, b: Int8Array): boolean {
+  for (let q = 0; q < a.length; q++) if (a[q] > b[q]) return false;
+  return true;
+}
+
+/** Explore and solve the K-bounded game. `tick` throws Timeout when the deadline passed. */
+export function solveBounded(table: MoveTable, K: number, nodeCap: number, tick: () => void): SolvedGame {
+  const { ucw } = table;
+  const n = ucw.stateCount;
+  const secondSafety = table.secondIsSafety;
+  const vectors: Int8Array[] = [];
+  const index = new Map<string, number>();
+  const targets: (Int32Array[] | undefined)[] = [];
+  let losing = new Int32Array(1024);
+  let lostCount = 0;
+  const alive: (Int32Array | undefined)[] = [];
+  const aliveLeaves: number[] = [];
+  const preds: number[][] = [];
+  const queue: number[] = [];
+  let overflow = false;
+
+  const nodeOf = (v: Int8Array): number => {
+    let key = '';
+    for (let q = 0; q < n; q++) if (v[q] >= 0) key += `${q}:${v[q]},`;
+    let id = index.get(key);
+    if (id !== undefined) return id;
+    id = vectors.length;
+    if (id >= nodeCap) {
+      overflow = true;
+      return -2;
+    }
+    index.set(key, id);
+    vectors.push(v);
+    targets.push(undefined);
+    alive.push(undefined);
+    aliveLeaves.push(0);
+    preds.push([]);
+    if (id >= losing.length) {
+      const bigger = new Int32Array(losing.length * 2);
+      bigger.set(losing);
+      losing = bigger;
+    }
+    queue.push(id);
+    return id;
+  };
+
+  const markLosing = (start: number): void => {
+    const work = [start];
+    losing[start] = ++lostCount;
+    while (work.length > 0) {
+      const v = work.pop()!;
+      for (const code of preds[v]) {
+        const p = Math.floor(code / 65536);
+        const leaf = code % 65536;
+        if (losing[p]) continue;
+        if (secondSafety) {
+          const a = alive[p]!;
+          if (--a[leaf] === 0) {
+            losing[p] = ++lostCount;
+            work.push(p);
+          }
+        } else {
+          const a = alive[p]!;
+          if (a[leaf] === 1) {
+            a[leaf] = 0;
+            if (--aliveLeaves[p] === 0) {
+              losing[p] = ++lostCount;
+              work.push(p);
+            }
+          }
+        }
+      }
+    }
+  };
+
+  const init = new Int8Array(n).fill(-1);
+  for (const q of ucw.initial) init[q] = 0;
+  nodeOf(init);
+  const next = new Int8Array(n);
+  for (let head = 0; head < queue.length; head++) {
+    if (losing[0]) break;
+    const u = queue[head];
+    if (losing[u]) continue;
+    tick();
+    const f = vectors[u];
+    const leaves = table.movesFor(activeOf(f), tick);
+    const perLeaf: Int32Array[] = [];
+    const a = new Int32Array(leaves.length);
+    let liveLeaves = 0;
+    for (let li = 0; li < leaves.length; li++) {
+      const leaf = leaves[li];
+      const ts = new Int32Array(leaf.kept.length);
+      let live = 0;
+      let dead = false;
+      for (let k = 0; k < leaf.kept.length; k++) {
+        const edges = leaf.choices[leaf.kept[k]].edges;
+        next.fill(-1);
+        let bad = false;
+        for (let i = 0; i < edges.length; i++) {
+          const e = ucw.edges[edges[i]];
+          const c = f[e.from] + (e.rejecting ? 1 : 0);
+          if (c > K) {
+            bad = true;
+            break;
+          }
+          if (c > next[e.to]) next[e.to] = c;
+        }
+        let t = -1;
+        if (!bad) {
+          t = nodeOf(Int8Array.from(next));
+          if (t === -2) break;
+        }
+        ts[k] = t;
+        if (t >= 0 && !losing[t]) {
+          live++;
+          preds[t].push(u * 65536 + li);
+        } else dead = true;
+      }
+      if (overflow) break;
+      perLeaf.push(ts);
+      if (secondSafety) a[li] = live;
+      else {
+        a[li] = dead ? 0 : 1;
+        if (!dead) liveLeaves++;
+      }
+    }
+    if (overflow) break;
+    targets[u] = perLeaf;
+    alive[u] = a;
+    aliveLeaves[u] = liveLeaves;
+    const lost = secondSafety ? a.some((x) => x === 0) : liveLeaves === 0;
+    if (lost) markLosing(u);
+  }
+  const status = losing[0] ? 'lose' : overflow ? 'overflow' : 'win';
+  return {
+    status,
+    K,
+    table,
+    vectors,
+    targets,
+    losingRank: losing.subarray(0, vectors.length),
+    nodeCount: vectors.length,
+  };
+}

@@ -1,0 +1,314 @@
+/**
+ * src/synthesis — our own reactive synthesis engine (pure TypeScript).
+ *
+ * Owns realizability checking and controller synthesis for a `GameSpec`: bounded synthesis as
+ * K-bounded counting safety games (game.ts) over universal co-Büchi automata (ucw.ts), with moves
+ * enumerated per TSL signal and inputs split symbolically (split.ts). The primal game (controller
+ * vs. automaton of ¬φ) and the dual game (environment vs. automaton of φ) are interleaved with a
+ * growing bound K, so one run answers both "realizable" and "unrealizable". Independent parts of
+ * a spec (disjoint outputs) are solved separately (decompose.ts). Strategies come out of the
+ * solved games (extract.ts); every controller passes the independent checker before it is returned.
+ */
+import { translateLtl } from '../automata/translate.js';
+import type { Counterstrategy } from '../game/counterstrategy.js';
+import type { MealyMachine } from '../game/mealy.js';
+import { exactlyOne, type GameSpec, inputNames, outputNames, type SpecPart } from '../game/spec.js';
+import { and, atoms, type Formula, G, implies, isPropositional, not, TRUE } from '../ltl/formula.js';
+import { verifyController } from '../verify/index.js';
+import { conjuncts, ControllerTooLarge, decompose, productOfControllers } from './decompose.js';
+import {
+  extractAttractorCounterstrategy,
+  extractDualCounterstrategy,
+  extractDualMooreCounterstrategy,
+  extractMealyController,
+  extractMooreController,
+  minimizeMealy,
+} from './extract.js';
+import { type Mover, MoveTable, type SolvedGame, solveBounded, Timeout } from './game.js';
+import { completeCube, type Dimension, dimensionsFor } from './split.js';
+import { type Ucw, ucwFromTgba } from './ucw.js';
+
+export interface SynthesisOptions {
+  /** Wall-clock budget; the answer is `unknown` when it runs out. Default 60 s. */
+  readonly timeoutMs?: number;
+  readonly onProgress?: (msg: string) => void;
+  readonly minimize?: 'bisim' | 'exact';
+  /** Largest bound K to try (default 40). */
+  readonly maxK?: number;
+  /** Largest number of game positions per game (default 400 000). */
+  readonly nodeCap?: number;
+  /** Which games to play (default both); one side alone answers only one way (for testing). */
+  readonly games?: 'both' | 'primal' | 'dual';
+  /** Solve independent parts separately (default true). */
+  readonly decompose?: boolean;
+}
+
+export interface SynthesisStats {
+  /** The bound at which the deciding game was won (the largest over parts). */
+  readonly K: number;
+  readonly automatonStates: number;
+  readonly dualAutomatonStates?: number;
+  readonly gamePositions: number;
+  readonly unminimizedStates?: number;
+  /** Number of independent parts solved separately. */
+  readonly parts?: number;
+}
+
+export type SynthesisResult =
+  | { verdict: 'realizable'; controller: MealyMachine; seconds: number; stats: SynthesisStats }
+  | { verdict: 'unrealizable'; counterstrategy: Counterstrategy; seconds: number; stats: SynthesisStats }
+  | { verdict: 'unknown'; reason: 'timeout' | string; seconds: number };
+
+export type CheckResult =
+  | { verdict: 'realizable' | 'unrealizable'; seconds: number; stats: SynthesisStats }
+  | { verdict: 'unknown'; reason: 'timeout' | string; seconds: number };
+
+/** The `unknown` reason when the spec is realizable but its controller exceeds the size cap. */
+export const CONTROLLER_TOO_LARGE = 'realizable, but the controller is too large to build';
+
+/** Thrown when a synthesized controller fails the independent check: a bug in tslc, never output. */
+export class InternalSynthesisError extends Error {}
+
+export function synthesize(spec: GameSpec, options: SynthesisOptions = {}): SynthesisResult {
+  return run(spec, options, true) as SynthesisResult;
+}
+
+/** Realizability only: no controller extraction, minimization or model check. */
+export function checkRealizability(spec: GameSpec, options: SynthesisOptions = {}): CheckResult {
+  return run(spec, options, false) as CheckResult;
+}
+
+/** Internal per-game outcome (controllers unminimized and unverified). */
+type GameOutcome =
+  | { verdict: 'realizable'; controller?: MealyMachine; stats: SynthesisStats }
+  | { verdict: 'unrealizable'; counterstrategy?: Counterstrategy; stats: SynthesisStats }
+  | { verdict: 'unknown'; reason: string };
+
+interface Budget {
+  readonly started: number;
+  readonly deadline: number;
+  readonly tick: () => void;
+  readonly progress: (msg: string) => void;
+}
+
+function run(spec: GameSpec, options: SynthesisOptions, extract: boolean): SynthesisResult | CheckResult {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  const deadline = started + (options.timeoutMs ?? 60_000);
+  let ticks = 0;
+  const tick = () => {
+    if ((++ticks & 255) === 0 && performance.now() > deadline) throw new Timeout();
+  };
+  const budget: Budget = { started, deadline, tick, progress: options.onProgress ?? (() => {}) };
+  const declared = new Set([...inputNames(spec), ...outputNames(spec)]);
+  for (const part of [...spec.initially, ...spec.preset, ...spec.assumptions, ...spec.guarantees])
+    for (const name of atoms(part.formula))
+      if (!declared.has(name)) throw new Error(`proposition '${name}' is neither an input nor an output`);
+
+  try {
+    const outcome = solveDecomposed(spec, options, extract, budget);
+    if (outcome.verdict === 'unknown') return { verdict: 'unknown', reason: outcome.reason, seconds: seconds() };
+    if (!extract) return { verdict: outcome.verdict, seconds: seconds(), stats: outcome.stats };
+    if (outcome.verdict === 'unrealizable')
+      return { verdict: 'unrealizable', counterstrategy: outcome.counterstrategy!, seconds: seconds(), stats: outcome.stats };
+    const raw = outcome.controller!;
+    const controller = minimizeMealy(raw);
+    const verdict = verifyController(spec, controller);
+    if (!verdict.ok)
+      throw new InternalSynthesisError(
+        `synthesized controller failed independent verification (${verdict.kind}): ${verdict.message}`,
+      );
+    return {
+      verdict: 'realizable',
+      controller,
+      seconds: seconds(),
+      stats: { ...outcome.stats, unminimizedStates: raw.stateCount },
+    };
+  } catch (err) {
+    if (err instanceof Timeout) return { verdict: 'unknown', reason: 'timeout', seconds: seconds() };
+    if (err instanceof ControllerTooLarge) return { verdict: 'unknown', reason: CONTROLLER_TOO_LARGE, seconds: seconds() };
+    throw err;
+  }
+}
+
+function solveDecomposed(spec: GameSpec, options: SynthesisOptions, extract: boolean, budget: Budget): GameOutcome {
+  const plan = options.decompose === false ? undefined : decompose(spec);
+  if (!plan || plan.parts.length <= 1) return solveGame(spec, options, extract, budget);
+  budget.progress(`solving ${plan.parts.length} independent parts`);
+  const controllers: MealyMachine[] = [];
+  let K = 0;
+  let automatonStates = 0;
+  let positions = 0;
+  for (const part of plan.parts) {
+    const outcome = solveGame(part.spec, options, extract, budget);
+    budget.progress(`part ${part.spec.name}: ${outcome.verdict}`);
+    if (outcome.verdict === 'unknown') return outcome;
+    if (outcome.verdict === 'unrealizable') {
+      if (part.conclusive) return { ...outcome, stats: { ...outcome.stats, parts: plan.parts.length } };
+      // The part may lean on assumptions that other parts own: decide the whole spec instead.
+      budget.progress(`part ${part.spec.name} is unrealizable on its own; solving the whole spec`);
+      return solveGame(spec, options, extract, budget);
+    }
+    K = Math.max(K, outcome.stats.K);
+    automatonStates += outcome.stats.automatonStates;
+    positions += outcome.stats.gamePositions;
+    if (outcome.controller) controllers.push(outcome.controller);
+  }
+  const stats: SynthesisStats = { K, automatonStates, gamePositions: positions, parts: plan.parts.length };
+  if (!extract) return { verdict: 'realizable', stats };
+  const outputDims = dimensionsFor(outputNames(spec), spec.signals);
+  const controller = productOfControllers(inputNames(spec), outputNames(spec), controllers, completeCube({}, outputDims), budget.tick);
+  return { verdict: 'realizable', controller, stats };
+}
+
+function disjuncts(f: Formula): Formula[] {
+  if (f.kind === 'or') return f.args.flatMap(disjuncts);
+  if (f.kind === 'implies') return [...disjuncts(not(f.left)), ...disjuncts(f.right)];
+  if (f.kind === 'not' && f.arg.kind === 'and') return f.arg.args.flatMap((a) => disjuncts(not(a)));
+  if (f.kind === 'false') return [];
+  return [f];
+}
+const conj = (parts: readonly SpecPart[]) => and(...parts.map((p) => p.formula));
+
+/** Disjoint union of automata: a universal automaton for the conjunction of their complements. */
+function union(ucws: readonly Ucw[]): Ucw {
+  let offset = 0;
+  const edges: Ucw['edges'][number][] = [];
+  const out: number[][] = [];
+  const initial: number[] = [];
+  let terminal = true;
+  for (const u of ucws) {
+    for (const q of u.initial) initial.push(q + offset);
+    for (let q = 0; q < u.stateCount; q++) out.push(u.out[q].map((i) => i + edges.length));
+    for (const e of u.edges) edges.push({ ...e, from: e.from + offset, to: e.to + offset });
+    offset += u.stateCount;
+    terminal &&= u.terminal;
+  }
+  return { stateCount: offset, initial, edges, out, terminal };
+}
+
+function mover(dims: Dimension[], merge: boolean): Mover {
+  const dimOfVar = new Map<string, number>();
+  dims.forEach((d, i) => d.vars.forEach((v) => dimOfVar.set(v, i)));
+  return { dims, dimOfVar, merge };
+}
+
+const K_SCHEDULE = (k: number) => (k < 4 ? k + 1 : Math.ceil(k * 1.5));
+
+/** `G ψ` with ψ propositional over inputs only: an invariant the environment must keep. */
+function inputInvariant(f: Formula, inputs: ReadonlySet<string>): Formula | undefined {
+  if (f.kind !== 'G' || !isPropositional(f.arg)) return undefined;
+  for (const a of atoms(f.arg)) if (!inputs.has(a)) return undefined;
+  return f.arg;
+}
+
+/** Solve one game: primal and dual interleaved with a growing bound K. */
+function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, budget: Budget): GameOutcome {
+  const { tick, progress } = budget;
+  const maxK = Math.min(options.maxK ?? 40, 120);
+  const nodeCap = options.nodeCap ?? 400_000;
+  const mealy = spec.semantics === 'mealy';
+
+  const inputs = inputNames(spec);
+  const outputs = outputNames(spec);
+  const outputDims = dimensionsFor(outputs, spec.signals);
+  const enforced = spec.signals.filter((g) => outputDims.some((d) => d.vars.length > 1 && d.vars[0] === g.updates[0]));
+  const inputDims = dimensionsFor(inputs, []);
+  const freeOutputDims = dimensionsFor(outputs, []);
+
+  // Invariant assumptions over inputs restrict the environment's moves instead of growing the
+  // automata (Mealy only: there the environment moves first, so the restriction is exact).
+  const inputSet = new Set(inputs);
+  const assumptionConjuncts = spec.assumptions.flatMap((p) => conjuncts(p.formula));
+  const invariants = mealy ? assumptionConjuncts.map((f) => inputInvariant(f, inputSet)) : [];
+  const envFilter = and(...invariants.filter((f): f is Formula => f !== undefined));
+  const A = and(...assumptionConjuncts.filter((_, i) => invariants[i] === undefined));
+
+  // Signal groups the move enumeration cannot enforce stay in the formula.
+  const unenforced = spec.signals.filter((g) => !enforced.includes(g)).map((g) => exactlyOne(g.updates));
+  const I = conj(spec.initially);
+  const body = [
+    ...spec.preset.flatMap((p) => conjuncts(p.formula)),
+    ...unenforced.map((f) => G(f)),
+    ...spec.guarantees.flatMap((p) => conjuncts(p.formula)).map((g) => implies(A, g)),
+  ];
+  const primalParts = body.map((p) => implies(I, p)).filter((p) => p !== TRUE);
+
+  // The dual may restrict the controller to signal-respecting outputs only when breaking a signal
+  // violates φ outright, i.e. when there is no INITIALLY part that could excuse it.
+  const dualRestricted = spec.initially.length === 0;
+  const dualFormula = dualRestricted
+    ? and(...spec.preset.map((p) => p.formula), ...unenforced.map((f) => G(f)), implies(A, conj(spec.guarantees)))
+    : implies(
+        I,
+        and(conj(spec.preset), ...spec.signals.map((g) => G(exactlyOne(g.updates))), implies(A, conj(spec.guarantees))),
+      );
+
+  const ucw = union(primalParts.map((p) => ucwFromTgba(translateLtl(not(p)))));
+  progress(`automaton for ¬φ: ${ucw.stateCount} states`);
+  const envMover = mover(inputDims, true);
+  const sysMover = mover(outputDims, true);
+  const primal = mealy
+    ? new MoveTable(ucw, envMover, sysMover, true, envFilter)
+    : new MoveTable(ucw, sysMover, envMover, false);
+
+  let dual: MoveTable | undefined;
+  const dualTable = (): MoveTable => {
+    if (dual) return dual;
+    // NBA(φ) as a union over φ's top-level disjuncts, e.g. ¬a₁ ∨ … ∨ ¬aₙ ∨ G.
+    const dualUcw = union(disjuncts(dualFormula).map((p) => ucwFromTgba(translateLtl(p))));
+    progress(`automaton for φ: ${dualUcw.stateCount} states`);
+    const adversary = mover(dualRestricted ? outputDims : freeOutputDims, false);
+    dual = mealy
+      ? new MoveTable(dualUcw, envMover, adversary, false, envFilter)
+      : new MoveTable(dualUcw, adversary, envMover, true);
+    return dual;
+  };
+
+  let primalStuck = options.games === 'dual';
+  let dualStuck = options.games === 'primal';
+  for (let K = 0; K <= maxK; K = K_SCHEDULE(K)) {
+    if (!primalStuck) {
+      const game = solveBounded(primal, K, nodeCap, tick);
+      progress(`primal K=${K}: ${game.status} (${game.nodeCount} positions)`);
+      if (game.status === 'win') return realizable(game);
+      if (game.status === 'overflow') primalStuck = true;
+      else if (ucw.terminal && mealy && dualRestricted) {
+        // Losing the K = 0 game of a terminal automaton is final: one rejecting visit suffices.
+        const stats = { K, automatonStates: ucw.stateCount, gamePositions: game.nodeCount };
+        if (!extract) return { verdict: 'unrealizable', stats };
+        return { verdict: 'unrealizable', counterstrategy: extractAttractorCounterstrategy(game, inputs, outputs), stats };
+      }
+    }
+    if (!dualStuck) {
+      const table = dualTable();
+      const game = solveBounded(table, K, nodeCap, tick);
+      progress(`dual K=${K}: ${game.status} (${game.nodeCount} positions)`);
+      if (game.status === 'win') {
+        const stats = {
+          K,
+          automatonStates: ucw.stateCount,
+          dualAutomatonStates: table.ucw.stateCount,
+          gamePositions: game.nodeCount,
+        };
+        if (!extract) return { verdict: 'unrealizable', stats };
+        const counterstrategy = mealy
+          ? extractDualCounterstrategy(game, inputs, outputs, dualRestricted)
+          : extractDualMooreCounterstrategy(game, inputs, outputs, dualRestricted);
+        return { verdict: 'unrealizable', counterstrategy, stats };
+      }
+      if (game.status === 'overflow') dualStuck = true;
+    }
+    if (primalStuck && dualStuck) return { verdict: 'unknown', reason: 'game too large' };
+  }
+  return { verdict: 'unknown', reason: `no decision up to bound K=${maxK}` };
+
+  function realizable(game: SolvedGame): GameOutcome {
+    const stats = { K: game.K, automatonStates: ucw.stateCount, gamePositions: game.nodeCount };
+    if (!extract) return { verdict: 'realizable', stats };
+    const controller = mealy
+      ? extractMealyController(game, inputs, outputs, outputDims)
+      : extractMooreController(game, inputs, outputs, outputDims);
+    return { verdict: 'realizable', controller, stats };
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * A small model check of a synthesized controller, used as a last line of defence inside
+ * `synthesize`: the product of the machine with the Büchi automaton of ¬φ must have no
+ * accepting cycle, every state must react to every input, and every output cube must be
+ * complete with exactly one update per signal. Kept deliberately simple (and separate from the
+ * game solver) so that a solver bug shows up as an internal error instead of a wrong controller.
+ */
+import { translateLtl } from '../automata/translate.js';
+import type { Counterstrategy, CounterstrategyTransition } from '../game/counterstrategy.js';
+import type { MealyMachine } from '../game/mealy.js';
+import { exactlyOne, type GameSpec, specFormula } from '../game/spec.js';
+import { FALSE, type Formula, not, or, and, ap, TRUE } from '../ltl/formula.js';
+import { atomsOf, cofactor, cofactorCube } from './split.js';
+import { sccs } from './ucw.js';
+
+/** Whether some valuation satisfies f (Shannon expansion; the guards here are small). */
+export function satisfiable(f: Formula): boolean {
+  if (f.kind === 'true') return true;
+  if (f.kind === 'false') return false;
+  const first = atomsOf(f).values().next().value as string;
+  return satisfiable(cofactor(f, first, true)) || satisfiable(cofactor(f, first, false));
+}
+
+/** Returns a list of problems; empty means the machine is correct for the spec. */
+export function checkControllerAgainst(spec: GameSpec, m: MealyMachine, formula: Formula = specFormula(spec)): string[] {
+  const problems: string[] = [];
+  const byState: (typeof m.transitions)[number][][] = Array.from({ length: m.stateCount }, () => []);
+  for (const t of m.transitions) byState[t.from].push(t);
+  const cubeFormula = (c: Record<string, boolean>) =>
+    and(...Object.entries(c).map(([k, v]) => (v ? ap(k) : not(ap(k)))));
+  for (let s = 0; s < m.stateCount; s++) {
+    const covered = or(...byState[s].map((t) => cubeFormula(t.input)));
+    if (satisfiable(not(covered))) problems.push(`state ${s} does not react to every input`);
+  }
+  for (const t of m.transitions) {
+    for (const o of spec.outputs) if (!(o.name in t.output)) problems.push(`output ${o.name} unassigned`);
+    for (const g of spec.signals) {
+      const on = g.updates.filter((u) => t.output[u] === true).length;
+      if (on !== 1) problems.push(`signal ${g.signal} gets ${on} updates in one step`);
+    }
+  }
+  if (problems.length > 0) return [...new Set(problems)];
+  const aut = translateLtl(not(formula));
+  // Product states (machine state, automaton state); explore from initial pairs.
+  const index = new Map<string, number>();
+  const succ: number[][] = [];
+  const edgeMarks: Array<Array<{ to: number; marks: readonly number[] }>> = [];
+  const queue: Array<[number, number]> = [];
+  const idOf = (s: number, q: number) => {
+    const key = `${s},${q}`;
+    let id = index.get(key);
+    if (id === undefined) {
+      id = index.size;
+      index.set(key, id);
+      queue.push([s, q]);
+      succ.push([]);
+      edgeMarks.push([]);
+    }
+    return id;
+  };
+  for (const q of aut.initial) idOf(m.initial, q);
+  for (let h = 0; h < queue.length; h++) {
+    const [s, q] = queue[h];
+    for (const t of byState[s]) {
+      const letter = { ...t.input, ...t.output };
+      for (const e of aut.edges[q]) {
+        const g: Formula = e.guard === TRUE ? TRUE : cofactorCube(e.guard, letter);
+        if (g === FALSE || !satisfiable(g)) continue;
+        const to = idOf(t.to, e.to);
+        succ[h].push(to);
+        edgeMarks[h].push({ to, marks: e.marks });
+      }
+    }
+  }
+  if (hasAcceptingCycle(succ, edgeMarks, aut.accSets)) problems.push('some run of the controller violates the specification');
+  return problems;
+}
+
+/**
+ * Model check of a counterstrategy: the product with the Büchi automaton of φ must have no
+ * accepting cycle, whatever the controller answers (only signal-respecting answers when the
+ * counterstrategy says signals are enforced), and every answer must be covered.
+ */
+export function checkCounterstrategyAgainst(spec: GameSpec, cs: Counterstrategy, formula: Formula = specFormula(spec)): string[] {
+  const problems: string[] = [];
+  const byState: CounterstrategyTransition[][] = Array.from({ length: cs.stateCount }, () => []);
+  for (const t of cs.transitions) byState[t.from].push(t);
+  const cubeFormula = (c: Record<string, boolean>) =>
+    and(...Object.entries(c).map(([k, v]) => (v ? ap(k) : not(ap(k)))));
+  const signalRule = cs.signalsEnforced ? and(...spec.signals.map((g) => exactlyOne(g.updates))) : TRUE;
+  for (let s = 0; s < cs.stateCount; s++) {
+    const covered = or(...byState[s].map((t) => cubeFormula(t.output)));
+    if (satisfiable(and(signalRule, not(covered)))) problems.push(`state ${s} does not react to every output`);
+    if (!cs.seesCurrentOutputs && new Set(byState[s].map((t) => JSON.stringify(t.input))).size > 1)
+      problems.push(`state ${s} plays different inputs before seeing the outputs`);
+  }
+  if (problems.length > 0) return problems;
+  const aut = translateLtl(formula);
+  const index = new Map<string, number>();
+  const succ: number[][] = [];
+  const edgeMarks: Array<Array<{ to: number; marks: readonly number[] }>> = [];
+  const queue: Array<[number, number]> = [];
+  const idOf = (s: number, q: number) => {
+    const key = `${s},${q}`;
+    let id = index.get(key);
+    if (id === undefined) {
+      id = index.size;
+      index.set(key, id);
+      queue.push([s, q]);
+      succ.push([]);
+      edgeMarks.push([]);
+    }
+    return id;
+  };
+  for (const q of aut.initial) idOf(cs.initial, q);
+  for (let h = 0; h < queue.length; h++) {
+    const [s, q] = queue[h];
+    for (const t of byState[s]) {
+      const letter = { ...t.input, ...t.output };
+      for (const e of aut.edges[q]) {
+        const g = and(signalRule, cofactorCube(e.guard, letter));
+        const g2 = cofactorCube(g, letter);
+        if (g2 === FALSE || !satisfiable(g2)) continue;
+        const to = idOf(t.to, e.to);
+        succ[h].push(to);
+        edgeMarks[h].push({ to, marks: e.marks });
+      }
+    }
+  }
+  if (hasAcceptingCycle(succ, edgeMarks, aut.accSets)) problems.push('some play of the counterstrategy satisfies φ');
+  return problems;
+}
+
+function hasAcceptingCycle(
+  succ: number[][],
+  edgeMarks: Array<Array<{ to: number; marks: readonly number[] }>>,
+  accSets: number,
+): boolean {
+  const comp = sccs(succ.length, succ);
+  const marksIn = new Map<number, Set<number>>();
+  for (let v = 0; v < succ.length; v++)
+    for (const e of edgeMarks[v]) {
+      if (comp[e.to] !== comp[v]) continue;
+      let set = marksIn.get(comp[v]);
+      if (!set) marksIn.set(comp[v], (set = new Set()));
+      for (const mk of e.marks) set.add(mk);
+    }
+  for (const set of marksIn.values()) if (set.size >= accSets) return true;
+  return false;
+}

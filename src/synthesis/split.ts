@@ -1,0 +1,169 @@
+/**
+ * Symbolic move enumeration: which letters of a step actually matter.
+ *
+ * A player's move is a choice in each of its *dimensions*: a free boolean proposition has two
+ * options; a TSL signal has one option per update (exactly one update per step), so a spec with
+ * signals of 3 updates each is a product of small sets instead of 2^|outputs| valuations. We split
+ * the guards of the currently active automaton edges one dimension at a time (Shannon
+ * cofactoring on hash-consed formulas) and only on dimensions the remaining guards still mention;
+ * options that leave identical residual guards are merged. A spec with 20 predicates thus yields
+ * only as many input classes as the guards of the current state distinguish.
+ */
+import { and, FALSE, type Formula, not, or, rebuild, TRUE, children } from '../ltl/formula.js';
+import type { Cube } from '../game/mealy.js';
+
+export interface Dimension {
+  readonly vars: readonly string[];
+  /** Each option assigns every var of the dimension. */
+  readonly options: readonly Cube[];
+  /** The option to use when the dimension does not matter (self-update, or false). */
+  readonly preferred: number;
+}
+
+export interface SplitPart {
+  /** Assignment of the dimensions that mattered (partial over the player's propositions). */
+  readonly cube: Cube;
+  readonly residual: readonly Formula[];
+  /**
+   * Options merged into this part because they behave identically: for each split dimension
+   * whose chosen option stood for others, the full list of equivalent options (chosen first).
+   * Expanding them gives cubes that cover every valuation the part stands for.
+   */
+  readonly merged: readonly (readonly Cube[])[];
+}
+
+const atomCache = new Map<number, ReadonlySet<string>>();
+export function atomsOf(f: Formula): ReadonlySet<string> {
+  let hit = atomCache.get(f.id);
+  if (hit) return hit;
+  if (f.kind === 'ap') hit = new Set([f.name]);
+  else {
+    const s = new Set<string>();
+    for (const c of children(f)) for (const a of atomsOf(c)) s.add(a);
+    hit = s;
+  }
+  atomCache.set(f.id, hit);
+  return hit;
+}
+
+const cofactorCache = new Map<string, Formula>();
+/** f with proposition `name` replaced by `value`, simplified by the constructors. */
+export function cofactor(f: Formula, name: string, value: boolean): Formula {
+  if (f.kind === 'true' || f.kind === 'false') return f;
+  if (!atomsOf(f).has(name)) return f;
+  if (f.kind === 'ap') return value ? TRUE : FALSE;
+  const key = `${f.id}|${value ? 1 : 0}${name}`;
+  const hit = cofactorCache.get(key);
+  if (hit) return hit;
+  let result: Formula;
+  if (f.kind === 'not') result = not(cofactor(f.arg, name, value));
+  else if (f.kind === 'and') result = and(...f.args.map((a) => cofactor(a, name, value)));
+  else if (f.kind === 'or') result = or(...f.args.map((a) => cofactor(a, name, value)));
+  else result = rebuild(f, children(f).map((c) => cofactor(c, name, value)));
+  if (cofactorCache.size > 2_000_000) cofactorCache.clear();
+  cofactorCache.set(key, result);
+  return result;
+}
+
+export function cofactorCube(f: Formula, cube: Cube): Formula {
+  let g = f;
+  for (const name in cube) g = cofactor(g, name, cube[name]);
+  return g;
+}
+
+/** Dimensions for a player: signal groups first (one-hot options), then free booleans. */
+export function dimensionsFor(
+  props: readonly string[],
+  groups: readonly { readonly updates: readonly string[]; readonly selfUpdate?: string }[],
+): Dimension[] {
+  const own = new Set(props);
+  const grouped = new Set<string>();
+  const dims: Dimension[] = [];
+  for (const g of groups) {
+    if (g.updates.length === 0 || !g.updates.every((u) => own.has(u))) continue;
+    if (g.updates.some((u) => grouped.has(u))) continue;
+    for (const u of g.updates) grouped.add(u);
+    const options = g.updates.map((chosen) => Object.fromEntries(g.updates.map((u) => [u, u === chosen])));
+    const self = g.selfUpdate === undefined ? -1 : g.updates.indexOf(g.selfUpdate);
+    dims.push({ vars: g.updates, options, preferred: Math.max(0, self) });
+  }
+  for (const p of props)
+    if (!grouped.has(p)) dims.push({ vars: [p], options: [{ [p]: false }, { [p]: true }], preferred: 0 });
+  return dims;
+}
+
+/**
+ * Split `guards` by the dimensions in `dims` until no guard mentions them. With `merge`, options
+ * that leave identical residuals are merged (the cube then records only the preferred one, or
+ * nothing for a single boolean); without it every option of a mentioned dimension is kept, so
+ * the parts cover every valuation that respects the dimensions.
+ */
+export function splitGuards(
+  guards: readonly Formula[],
+  dims: readonly Dimension[],
+  dimOfVar: ReadonlyMap<string, number>,
+  merge: boolean,
+  deadline: () => void,
+): SplitPart[] {
+  const parts: SplitPart[] = [];
+  const rec = (gs: readonly Formula[], cube: Record<string, boolean>, merged: Cube[][]): void => {
+    deadline();
+    let d = -1;
+    search: for (const g of gs) {
+      if (g.kind === 'true' || g.kind === 'false') continue;
+      for (const a of atomsOf(g)) {
+        const k = dimOfVar.get(a);
+        if (k !== undefined) {
+          d = k;
+          break search;
+        }
+      }
+    }
+    if (d < 0) {
+      parts.push({ cube: { ...cube }, residual: gs, merged });
+      return;
+    }
+    const dim = dims[d];
+    const order = [dim.preferred, ...dim.options.keys()].filter((v, i, all) => all.indexOf(v) === i);
+    const branches: Array<{ option: Cube; gs: Formula[]; same: Cube[] }> = [];
+    const byKey = new Map<string, { option: Cube; gs: Formula[]; same: Cube[] }>();
+    for (const o of order) {
+      const option = dim.options[o];
+      const next = gs.map((g) => cofactorCube(g, option));
+      const key = next.map((g) => g.id).join(',');
+      const earlier = merge ? byKey.get(key) : undefined;
+      if (earlier) {
+        earlier.same.push(option);
+        continue;
+      }
+      const branch = { option, gs: next, same: [option] };
+      byKey.set(key, branch);
+      branches.push(branch);
+    }
+    if (merge && branches.length === 1 && dim.vars.length === 1) {
+      rec(branches[0].gs, cube, merged);
+      return;
+    }
+    for (const b of branches)
+      rec(b.gs, { ...cube, ...b.option }, b.same.length > 1 ? [...merged, b.same] : merged);
+  };
+  rec(guards, {}, []);
+  return parts;
+}
+
+/** Complete a cube with the preferred option of every dimension it leaves open. */
+export function completeCube(cube: Cube, dims: readonly Dimension[]): Cube {
+  const out: Record<string, boolean> = { ...cube };
+  for (const d of dims) {
+    if (d.vars.some((v) => v in out)) continue;
+    Object.assign(out, d.options[d.preferred]);
+  }
+  return out;
+}
+
+/** Every cube a part stands for: its cube with each merged dimension expanded. */
+export function expandPart(part: SplitPart): Cube[] {
+  let cubes: Cube[] = [part.cube];
+  for (const options of part.merged) cubes = cubes.flatMap((c) => options.map((o) => ({ ...c, ...o })));
+  return cubes;
+}

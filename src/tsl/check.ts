@@ -1,0 +1,587 @@
+/**
+ * Checking a parsed TSL file: resolving imports, expanding definitions, desugaring arithmetic,
+ * classifying every atom (predicate check / update) and inferring each name's role the way
+ * tsltools' `tslsym` does — inputs are read and never updated, cells are read and updated,
+ * outputs are only updated; predicates and functions get arities. All errors are collected and
+ * thrown together as one `UserError`; warnings are returned.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { type Diagnostic, type SourceSpan, UserError } from '../diagnostics/diagnostic.js';
+import type { Definition, Expr, Loc, Section, TslAst } from './ast.js';
+import { parseTsl } from './parse.js';
+import { precedenceWarnings } from './precedence.js';
+import {
+  ARITH_FUNCTION,
+  BUILTIN_FUNCTIONS,
+  BUILTIN_PREDICATES,
+  type BooleanTypes,
+  type Check,
+  COMPARE_PREDICATE,
+  type CoreTerm,
+  type Update,
+} from './terms.js';
+
+/** A formula after checking: atoms are checks and updates, operators unchanged. */
+export type CoreFormula =
+  | { readonly kind: 'bool'; readonly value: boolean }
+  | { readonly kind: 'check'; readonly check: Check }
+  | { readonly kind: 'update'; readonly update: Update }
+  | { readonly kind: 'unary'; readonly op: '!' | 'X' | 'F' | 'G'; readonly arg: CoreFormula }
+  | {
+      readonly kind: 'binary';
+      readonly op: '&&' | '||' | '->' | '<->' | 'U' | 'W' | 'R';
+      readonly left: CoreFormula;
+      readonly right: CoreFormula;
+    };
+
+export interface CheckedFormula {
+  readonly formula: CoreFormula;
+  readonly kind: 'assume' | 'guarantee';
+  /** `always` formulas hold at every step (wrapped in G); the others at the first step. */
+  readonly always: boolean;
+  readonly span: SourceSpan;
+  /** The formula's source text. */
+  readonly text: string;
+}
+
+export interface SymbolInfo {
+  readonly name: string;
+  readonly arity: number;
+  /** Arithmetic/comparison sugar (`add`, `eq`, …): implemented by the runtime, not the user. */
+  readonly builtin?: boolean;
+}
+
+/** What `tslc symbols` prints: like tsltools' `tslsym`. */
+export interface TslSymbols {
+  readonly inputs: readonly string[];
+  readonly cells: readonly string[];
+  readonly outputs: readonly string[];
+  readonly predicates: readonly SymbolInfo[];
+  readonly functions: readonly SymbolInfo[];
+}
+
+export interface CheckedTsl {
+  readonly file: string;
+  readonly formulas: readonly CheckedFormula[];
+  readonly symbols: TslSymbols;
+  /** Every updated signal, in first-use order. */
+  readonly updatedSignals: readonly string[];
+  /** Which signals and functions are boolean-typed, as tsltools infers (for its naming). */
+  readonly booleanSignals: BooleanTypes;
+  readonly warnings: readonly Diagnostic[];
+}
+
+export interface CheckOptions {
+  /** Reads imported files; default: the file system. */
+  readonly readFile?: (path: string) => string;
+}
+
+/** Expanding definitions may not produce more nodes than this (guards against macro bombs). */
+const EXPANSION_BUDGET = 200_000;
+
+interface Scope {
+  readonly file: string;
+  readonly definitions: ReadonlyMap<string, Definition>;
+  readonly imports: ReadonlyMap<string, Scope>;
+}
+
+interface Use {
+  readonly arity: number;
+  readonly loc: Loc;
+  readonly file: string;
+}
+
+class Checker {
+  readonly errors: Diagnostic[] = [];
+  readonly warnings: Diagnostic[] = [];
+  private budget = EXPANSION_BUDGET;
+  /** name → uses, per symbol class. */
+  readonly predicateUses = new Map<string, Use[]>();
+  readonly functionUses = new Map<string, Use[]>();
+  readonly signalReads = new Map<string, Use>();
+  readonly signalUpdates = new Map<string, Use>();
+  /** Type classes, only to tell boolean signals/functions apart (see BooleanTypes). */
+  readonly types = new TypeClasses();
+
+  constructor(
+    private readonly mainFile: string,
+    private readonly readFile: (path: string) => string,
+  ) {}
+
+  error(message: string, file: string, loc: Loc | undefined, code: string, notes?: Diagnostic[]): void {
+    this.errors.push({ severity: 'error', message, span: loc ? spanOf(file, loc) : undefined, code, notes });
+  }
+
+  // -- imports and scopes --------------------------------------------------------------------
+
+  buildScope(ast: TslAst, loading: readonly string[]): Scope {
+    const definitions = new Map<string, Definition>();
+    for (const def of ast.definitions) {
+      const earlier = definitions.get(def.name);
+      if (earlier) {
+        this.error(`"${def.name}" is defined twice`, ast.file, def.loc, 'duplicate-definition', [
+          { severity: 'note', message: 'first defined here', span: spanOf(ast.file, earlier.loc) },
+        ]);
+        continue;
+      }
+      definitions.set(def.name, def);
+    }
+    const imports = new Map<string, Scope>();
+    for (const imp of ast.imports) {
+      const path = resolve(dirname(ast.file), imp.path);
+      if (loading.includes(path)) {
+        this.error(`import cycle: "${imp.path}" imports itself`, ast.file, imp.pathLoc, 'import-cycle');
+        continue;
+      }
+      let text: string;
+      try {
+        text = this.readFile(path);
+      } catch {
+        this.error(`unknown import "${imp.path}": no such file`, ast.file, imp.pathLoc, 'unknown-import');
+        continue;
+      }
+      let imported: TslAst;
+      try {
+        imported = parseTsl(path, text);
+      } catch (err) {
+        if (err instanceof UserError) {
+          this.errors.push(...err.diagnostics);
+          continue;
+        }
+        throw err;
+      }
+      if (imported.sections.length > 0)
+        this.warnings.push({
+          severity: 'warning',
+          message: `the assume/guarantee sections of "${imp.path}" are ignored: an import only provides definitions`,
+          span: spanOf(ast.file, imp.loc),
+          code: 'import-sections',
+        });
+      imports.set(imp.alias, this.buildScope(imported, [...loading, path]));
+    }
+    return { file: ast.file, definitions, imports };
+  }
+
+  /** Finds a definition by (possibly qualified) name; reports `Alias.x` when x is not in Alias. */
+  lookup(scope: Scope, name: string, file: string, loc: Loc): { def: Definition; scope: Scope } | undefined {
+    const local = scope.definitions.get(name);
+    if (local) return { def: local, scope };
+    const dot = name.indexOf('.');
+    if (dot < 0) return undefined;
+    const inner = scope.imports.get(name.slice(0, dot));
+    if (!inner) return undefined;
+    const found = this.lookup(inner, name.slice(dot + 1), file, loc);
+    if (!found) this.error(`"${name.slice(dot + 1)}" is not defined in import "${name.slice(0, dot)}"`, file, loc, 'unknown-import');
+    return found;
+  }
+
+  // -- definition expansion ------------------------------------------------------------------
+
+  /**
+   * Replaces uses of definitions by their bodies. Expanded nodes take the use's location, so
+   * errors inside a definition point at where it was used in the file being checked.
+   */
+  expand(e: Expr, scope: Scope, params: ReadonlyMap<string, Expr>, file: string, active: readonly string[]): Expr {
+    if (--this.budget < 0) {
+      if (this.budget === -1) this.error('definitions expand to a formula that is too large', file, e.loc, 'expansion');
+      return e;
+    }
+    switch (e.kind) {
+      case 'bool':
+      case 'num':
+        return e;
+      case 'name': {
+        const bound = params.get(e.name);
+        if (bound) return bound;
+        const found = this.lookup(scope, e.name, file, e.loc);
+        if (!found) return e;
+        return this.instantiate(found.def, found.scope, [], e.loc, file, active, e.name);
+      }
+      case 'app': {
+        const args = e.args.map((a) => this.expand(a, scope, params, file, active));
+        if (params.has(e.fn)) {
+          this.error(`parameter "${e.fn}" cannot be applied to arguments`, file, e.fnLoc, 'definition');
+          return { ...e, args };
+        }
+        const found = this.lookup(scope, e.fn, file, e.fnLoc);
+        if (!found) return { ...e, args };
+        return this.instantiate(found.def, found.scope, args, e.loc, file, active, e.fn);
+      }
+      case 'update': {
+        const value = this.expand(e.value, scope, params, file, active);
+        const bound = params.get(e.target);
+        if (bound) {
+          if (bound.kind !== 'name') {
+            this.error(`the target of an update must be a signal name`, file, e.targetLoc, 'update-target');
+            return { ...e, value };
+          }
+          return { ...e, target: bound.name, value };
+        }
+        return { ...e, value };
+      }
+      case 'unary':
+        return { ...e, arg: this.expand(e.arg, scope, params, file, active) };
+      default:
+        return {
+          ...e,
+          left: this.expand(e.left, scope, params, file, active),
+          right: this.expand(e.right, scope, params, file, active),
+        } as Expr;
+    }
+  }
+
+  private instantiate(
+    def: Definition,
+    scope: Scope,
+    args: readonly Expr[],
+    useLoc: Loc,
+    file: string,
+    active: readonly string[],
+    usedAs: string,
+  ): Expr {
+    const key = `${scope.file}\u0000${def.name}`;
+    if (active.includes(key)) {
+      this.error(`definition "${usedAs}" refers to itself`, file, useLoc, 'recursive-definition');
+      return { kind: 'bool', value: true, loc: useLoc };
+    }
+    if (args.length !== def.params.length) {
+      this.error(
+        `"${usedAs}" is defined with ${plural(def.params.length, 'parameter')} but used with ${plural(args.length, 'argument')}`,
+        file,
+        useLoc,
+        'arity',
+      );
+      return { kind: 'bool', value: true, loc: useLoc };
+    }
+    const bindings = new Map(def.params.map((p, i) => [p, args[i]] as const));
+    const body = this.expand(def.body, scope, bindings, file, [...active, key]);
+    return relocate(body, useLoc);
+  }
+
+  // -- classification ------------------------------------------------------------------------
+
+  formula(e: Expr, file: string): CoreFormula {
+    switch (e.kind) {
+      case 'bool':
+        return { kind: 'bool', value: e.value };
+      case 'name':
+        this.read(e.name, e.loc, file);
+        this.types.unify(`s:${e.name}`, BOOL);
+        return { kind: 'check', check: { kind: 'signal', name: e.name } };
+      case 'app':
+        this.use(this.predicateUses, e.fn, e.args.length, e.fnLoc, file);
+        this.types.unify(`r:${e.fn}`, BOOL);
+        return { kind: 'check', check: { kind: 'predicate', fn: e.fn, args: this.args(e.fn, e.args, file) } };
+      case 'compare': {
+        const fn = COMPARE_PREDICATE[e.op];
+        this.use(this.predicateUses, fn, 2, e.loc, file);
+        this.types.unify(`r:${fn}`, BOOL);
+        return { kind: 'check', check: { kind: 'predicate', fn, args: this.args(fn, [e.left, e.right], file) } };
+      }
+      case 'update': {
+        this.updated(e.target, e.targetLoc, file);
+        const term = this.term(e.value, file);
+        this.types.unify(`s:${e.target}`, typeKey(term));
+        return { kind: 'update', update: { signal: e.target, term } };
+      }
+      case 'unary':
+        return { kind: 'unary', op: e.op, arg: this.formula(e.arg, file) };
+      case 'binary':
+        return { kind: 'binary', op: e.op, left: this.formula(e.left, file), right: this.formula(e.right, file) };
+      case 'arith':
+        this.error(`"${e.op}" computes a value, not a formula; compare it (e.g. "= 3") or use it in an update`, file, e.loc, 'type');
+        return { kind: 'bool', value: true };
+      case 'num':
+        this.error(`the number ${e.text} is not a formula`, file, e.loc, 'type');
+        return { kind: 'bool', value: true };
+    }
+  }
+
+  term(e: Expr, file: string): CoreTerm {
+    switch (e.kind) {
+      case 'name':
+        this.read(e.name, e.loc, file);
+        return { kind: 'signal', name: e.name, loc: e.loc };
+      case 'num':
+        return { kind: 'number', text: e.text, loc: e.loc };
+      case 'bool':
+        return { kind: 'bool', value: e.value, loc: e.loc };
+      case 'app':
+        this.use(this.functionUses, e.fn, e.args.length, e.fnLoc, file);
+        return { kind: 'call', fn: e.fn, args: this.args(e.fn, e.args, file), isPredicate: false, loc: e.loc };
+      case 'arith': {
+        const fn = ARITH_FUNCTION[e.op];
+        this.use(this.functionUses, fn, 2, e.loc, file);
+        return { kind: 'call', fn, args: this.args(fn, [e.left, e.right], file), isPredicate: false, loc: e.loc };
+      }
+      case 'compare': {
+        const fn = COMPARE_PREDICATE[e.op];
+        this.use(this.predicateUses, fn, 2, e.loc, file);
+        this.types.unify(`r:${fn}`, BOOL);
+        return { kind: 'call', fn, args: this.args(fn, [e.left, e.right], file), isPredicate: true, loc: e.loc };
+      }
+      case 'update':
+        this.error('an update cannot be used inside a term', file, e.loc, 'type');
+        return { kind: 'bool', value: true, loc: e.loc };
+      case 'unary':
+      case 'binary':
+        this.error(`the operator "${e.op}" cannot be used inside a term`, file, e.loc, 'type');
+        return { kind: 'bool', value: true, loc: e.loc };
+    }
+  }
+
+  /** Arguments as terms; each argument position of `fn` has one type, as in tsltools. */
+  private args(fn: string, args: readonly Expr[], file: string): CoreTerm[] {
+    return args.map((a, i) => {
+      const t = this.term(a, file);
+      this.types.unify(`a:${fn}:${i}`, typeKey(t));
+      return t;
+    });
+  }
+
+  private use(table: Map<string, Use[]>, name: string, arity: number, loc: Loc, file: string): void {
+    const uses = table.get(name);
+    if (uses) uses.push({ arity, loc, file });
+    else table.set(name, [{ arity, loc, file }]);
+  }
+  private read(name: string, loc: Loc, file: string): void {
+    if (!this.signalReads.has(name)) this.signalReads.set(name, { arity: 0, loc, file });
+  }
+  private updated(name: string, loc: Loc, file: string): void {
+    if (!this.signalUpdates.has(name)) this.signalUpdates.set(name, { arity: 0, loc, file });
+  }
+
+  // -- consistency of the symbol table -------------------------------------------------------
+
+  /** Reports role conflicts and arity mismatches; returns the symbol table. */
+  symbols(selfOnlyReads: ReadonlySet<string>): TslSymbols {
+    const firstUse = (uses: readonly Use[]) => uses[0];
+    const note = (message: string, use: Use): Diagnostic => ({ severity: 'note', message, span: spanOf(use.file, use.loc) });
+
+    for (const [table, what] of [
+      [this.predicateUses, 'predicate'],
+      [this.functionUses, 'function'],
+    ] as const) {
+      for (const [name, uses] of table) {
+        const first = firstUse(uses);
+        const builtinArity = BUILTIN_FUNCTIONS.has(name) || BUILTIN_PREDICATES.has(name) ? 2 : undefined;
+        const expected = builtinArity ?? first.arity;
+        for (const use of uses) {
+          if (use.arity === expected) continue;
+          this.error(
+            builtinArity !== undefined
+              ? `${what} "${name}" (built in) takes 2 arguments, but is given ${use.arity}`
+              : `${what} "${name}" is used with ${plural(use.arity, 'argument')} here but with ${first.arity} before`,
+            use.file,
+            use.loc,
+            'arity',
+            builtinArity !== undefined ? undefined : [note('first used here', first)],
+          );
+        }
+      }
+    }
+    for (const [name, uses] of this.predicateUses) {
+      const asFunction = this.functionUses.get(name);
+      if (!asFunction || BUILTIN_PREDICATES.has(name)) continue;
+      const later = firstUse(asFunction).loc.offset > firstUse(uses).loc.offset;
+      const [here, there, hereRole, thereRole] = later
+        ? [firstUse(asFunction), firstUse(uses), 'function', 'predicate']
+        : [firstUse(uses), firstUse(asFunction), 'predicate', 'function'];
+      this.error(`"${name}" is used as a ${hereRole} here but as a ${thereRole} elsewhere`, here.file, here.loc, 'role', [
+        note(`used as a ${thereRole} here`, there),
+      ]);
+    }
+    // A constant `c()` is distinct syntax, so it may share its name with a signal `c` (the corpus
+    // does this: `[light <- off()]` next to a signal `off`); only real applications conflict.
+    const applications = (uses: readonly Use[] | undefined) => {
+      const applied = uses?.filter((u) => u.arity > 0);
+      return applied && applied.length > 0 ? applied : undefined;
+    };
+    for (const [name, read] of this.signalReads) {
+      const applied = applications(this.predicateUses.get(name)) ?? applications(this.functionUses.get(name));
+      if (applied) {
+        this.error(`"${name}" is used as a signal here but is applied to arguments elsewhere`, read.file, read.loc, 'role', [
+          note('applied here', firstUse(applied)),
+        ]);
+      }
+    }
+    for (const [name, upd] of this.signalUpdates) {
+      const asPredicate = applications(this.predicateUses.get(name));
+      const asFunction = applications(this.functionUses.get(name));
+      const applied = asPredicate ?? asFunction;
+      if (applied) {
+        this.error(
+          `cannot update "${name}": it is used as a ${asPredicate ? 'predicate' : 'function'}, and only signals can be updated`,
+          upd.file,
+          upd.loc,
+          'update-target',
+          [note(`used as a ${asPredicate ? 'predicate' : 'function'} here`, firstUse(applied))],
+        );
+      }
+    }
+
+    const inputs: string[] = [];
+    const cells: string[] = [];
+    const outputs: string[] = [];
+    for (const name of this.signalReads.keys()) if (!this.signalUpdates.has(name)) inputs.push(name);
+    for (const name of this.signalUpdates.keys()) {
+      if (this.signalReads.has(name) && !selfOnlyReads.has(name)) cells.push(name);
+      else outputs.push(name);
+    }
+    const table = (uses: Map<string, Use[]>, builtins: ReadonlySet<string>): SymbolInfo[] =>
+      [...uses].map(([name, us]) => (builtins.has(name) ? { name, arity: 2, builtin: true } : { name, arity: us[0].arity }));
+    return {
+      inputs,
+      cells,
+      outputs,
+      predicates: table(this.predicateUses, BUILTIN_PREDICATES),
+      functions: table(this.functionUses, BUILTIN_FUNCTIONS),
+    };
+  }
+}
+
+/** Checks a parsed file (and its imports). Throws `UserError` with every error found. */
+export function checkTsl(ast: TslAst, source: string, options: CheckOptions = {}): CheckedTsl {
+  const readFile = options.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
+  const checker = new Checker(ast.file, readFile);
+  const scope = checker.buildScope(ast, [resolve(ast.file)]);
+  checker.warnings.push(...precedenceWarnings(ast));
+
+  const formulas: CheckedFormula[] = [];
+  const selfReads = new Map<string, number>();
+  const allReads = new Map<string, number>();
+  for (const section of ast.sections) {
+    for (const raw of section.formulas) {
+      const expanded = checker.expand(raw, scope, new Map(), ast.file, []);
+      const formula = checker.formula(expanded, ast.file);
+      countReads(formula, selfReads, allReads);
+      formulas.push({
+        formula,
+        kind: section.kind,
+        always: section.time === 'always',
+        span: spanOf(ast.file, raw.loc, source),
+        text: source.slice(raw.loc.offset, raw.loc.endOffset),
+      });
+    }
+  }
+  // A signal whose only reads are its own explicit `[x <- x]` is still an output, not a cell.
+  const selfOnly = new Set([...selfReads].filter(([name, n]) => allReads.get(name) === n).map(([name]) => name));
+  const symbols = checker.symbols(selfOnly);
+  if (checker.errors.length > 0) throw new UserError(sortDiagnostics(checker.errors));
+  return {
+    file: ast.file,
+    formulas,
+    symbols,
+    updatedSignals: [...checker.signalUpdates.keys()],
+    booleanSignals: {
+      isBooleanSignal: (name) => checker.types.isBoolean(`s:${name}`),
+      isBooleanFunction: (fn) => checker.types.isBoolean(`r:${fn}`),
+    },
+    warnings: sortDiagnostics(checker.warnings),
+  };
+}
+
+const BOOL = 'bool';
+
+function typeKey(t: CoreTerm): string {
+  switch (t.kind) {
+    case 'signal':
+      return `s:${t.name}`;
+    case 'call':
+      return `r:${t.fn}`;
+    case 'number':
+      return 'number';
+    case 'bool':
+      return BOOL;
+  }
+}
+
+/** Union-find over type variables (`s:signal`, `r:function`, `a:function:index`, `bool`). */
+class TypeClasses {
+  private readonly parent = new Map<string, string>();
+  find(x: string): string {
+    let root = x;
+    for (let p = this.parent.get(root); p !== undefined && p !== root; p = this.parent.get(root)) root = p;
+    for (let y = x; y !== root; ) {
+      const next = this.parent.get(y)!;
+      this.parent.set(y, root);
+      y = next;
+    }
+    return root;
+  }
+  unify(a: string, b: string): void {
+    const ra = this.find(a);
+    const rb = this.find(b);
+    if (ra !== rb) this.parent.set(ra, rb);
+  }
+  isBoolean(x: string): boolean {
+    return this.find(x) === this.find(BOOL);
+  }
+}
+
+function countReads(f: CoreFormula, self: Map<string, number>, all: Map<string, number>): void {
+  const bump = (m: Map<string, number>, name: string) => m.set(name, (m.get(name) ?? 0) + 1);
+  const term = (t: CoreTerm): void => {
+    if (t.kind === 'signal') bump(all, t.name);
+    else if (t.kind === 'call') t.args.forEach(term);
+  };
+  switch (f.kind) {
+    case 'bool':
+      return;
+    case 'check':
+      if (f.check.kind === 'signal') bump(all, f.check.name);
+      else f.check.args.forEach(term);
+      return;
+    case 'update':
+      if (f.update.term.kind === 'signal' && f.update.term.name === f.update.signal) bump(self, f.update.signal);
+      term(f.update.term);
+      return;
+    case 'unary':
+      return countReads(f.arg, self, all);
+    case 'binary':
+      countReads(f.left, self, all);
+      countReads(f.right, self, all);
+  }
+}
+
+function relocate(e: Expr, loc: Loc): Expr {
+  switch (e.kind) {
+    case 'bool':
+    case 'num':
+    case 'name':
+      return { ...e, loc };
+    case 'app':
+      return { ...e, loc, fnLoc: loc, args: e.args.map((a) => relocate(a, loc)) };
+    case 'update':
+      return { ...e, loc, targetLoc: loc, value: relocate(e.value, loc) };
+    case 'unary':
+      return { ...e, loc, arg: relocate(e.arg, loc) };
+    default:
+      return { ...e, loc, left: relocate(e.left, loc), right: relocate(e.right, loc) } as Expr;
+  }
+}
+
+export function spanOf(file: string, loc: Loc, source?: string): SourceSpan {
+  let length = Math.max(1, loc.endOffset - loc.offset);
+  if (source !== undefined) {
+    const lineEnd = source.indexOf('\n', loc.offset);
+    if (lineEnd >= 0) length = Math.max(1, Math.min(length, lineEnd - loc.offset));
+  }
+  return { file, line: loc.line, col: loc.col, length };
+}
+
+function sortDiagnostics(ds: readonly Diagnostic[]): Diagnostic[] {
+  const key = (d: Diagnostic) => [d.span?.file ?? '', d.span?.line ?? 0, d.span?.col ?? 0] as const;
+  return [...ds].sort((a, b) => {
+    const [fa, la, ca] = key(a);
+    const [fb, lb, cb] = key(b);
+    return fa === fb ? la - lb || ca - cb : fa < fb ? -1 : 1;
+  });
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export type { Section };

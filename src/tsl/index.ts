@@ -1,0 +1,46 @@
+/**
+ * src/tsl — public entry points of the TSL front end (see ast.ts for what the folder owns).
+ */
+import { basename, extname } from 'node:path';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { GameSpec } from '../game/spec.js';
+import { abstractTsl, type NamingScheme } from './abstraction.js';
+import { checkTsl, type TslSymbols } from './check.js';
+import { parseTsl } from './parse.js';
+
+export type { TslAst, Expr, Section, Definition, Import, Loc } from './ast.js';
+export type { CheckedTsl, CoreFormula, SymbolInfo, TslSymbols } from './check.js';
+export type { NamingScheme } from './abstraction.js';
+export { parseTsl } from './parse.js';
+export { checkTsl } from './check.js';
+export { abstractTsl } from './abstraction.js';
+export { formatTsl, type FormatOptions } from './format.js';
+export { precedenceWarnings } from './precedence.js';
+
+export interface TslLoadOptions {
+  /** `readable` (default): `inCave_s`, `u_storyPassage_toCave_s`; `tsltools`: tsl2tlsf's `p0…`/`u0…`. */
+  readonly names?: NamingScheme;
+  /** Reads imported files (resolved relative to the importing file); default: the file system. */
+  readonly readFile?: (path: string) => string;
+}
+
+export interface TslLoadResult {
+  readonly game: GameSpec;
+  readonly symbols: TslSymbols;
+  /** Warnings only: errors are thrown as one `UserError`. */
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Parses, checks and abstracts a `.tsl` file into a game. Throws `UserError` on any error. */
+export function loadTslGame(file: string, text: string, options: TslLoadOptions = {}): TslLoadResult {
+  const ast = parseTsl(file, text);
+  const checked = checkTsl(ast, text, { readFile: options.readFile });
+  const game = abstractTsl(checked, basename(file, extname(file)), options.names ?? 'readable');
+  return { game, symbols: checked.symbols, diagnostics: [...checked.warnings] };
+}
+
+/** The symbol table of a `.tsl` file (like tsltools' `tslsym`). */
+export function tslSymbols(file: string, text: string, options: TslLoadOptions = {}): { symbols: TslSymbols; diagnostics: Diagnostic[] } {
+  const checked = checkTsl(parseTsl(file, text), text, { readFile: options.readFile });
+  return { symbols: checked.symbols, diagnostics: [...checked.warnings] };
+}

@@ -1,0 +1,302 @@
+/**
+ * src/verify — the independent model checker every controller must pass before it leaves the
+ * solver (and every external tool's controller before we trust it).
+ *
+ * It shares nothing with the game solver beyond the formula and automaton layers: the product of
+ * the Mealy machine with the tableau automaton of ¬φ is explored lazily (only automaton states the
+ * machine can reach are ever built) and checked for an accepting cycle. Letters are never
+ * enumerated: a product edge exists iff (input cube ∧ output cube ∧ automaton guard) is
+ * satisfiable, decided by a BDD walk. Partial output cubes mean "any completion may be chosen",
+ * so existential satisfiability is exactly "some completion violates φ".
+ */
+import { BDD_FALSE, BDD_TRUE, BddManager, type BddNode } from '../automata/bdd.js';
+import { stronglyConnectedComponents } from '../automata/scc.js';
+import { Tableau } from '../automata/tableau.js';
+import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
+import { type GameSpec, inputNames, outputNames, specFormula } from '../game/spec.js';
+import { type Formula, not } from '../ltl/formula.js';
+import { simplify } from '../ltl/simplify.js';
+
+export interface ControllerStep {
+  readonly state: number;
+  readonly inputs: Record<string, boolean>;
+  readonly outputs: Record<string, boolean>;
+}
+
+export interface Counterexample {
+  readonly prefix: ControllerStep[];
+  /** Non-empty; repeats forever after the prefix. */
+  readonly cycle: ControllerStep[];
+}
+
+export type VerifyResult =
+  | { readonly ok: true; readonly productStates: number }
+  | {
+      readonly ok: false;
+      readonly kind: 'malformed' | 'incomplete' | 'violation';
+      readonly message: string;
+      readonly counterexample?: Counterexample;
+    };
+
+export interface VerifyOptions {
+  /** Check against this formula instead of `specFormula(spec)` (e.g. a single guarantee). */
+  readonly formula?: Formula;
+}
+
+export class InternalVerificationError extends Error {
+  constructor(
+    message: string,
+    readonly result: Extract<VerifyResult, { ok: false }>,
+  ) {
+    super(message);
+    this.name = 'InternalVerificationError';
+  }
+}
+
+/** Throws `InternalVerificationError` unless the controller satisfies the spec. */
+export function verifyOrThrow(spec: GameSpec, m: MealyMachine, options: VerifyOptions = {}): { productStates: number } {
+  const r = verifyController(spec, m, options);
+  if (r.ok) return { productStates: r.productStates };
+  const lasso = r.counterexample ? `\n${formatCounterexample(r.counterexample)}` : '';
+  throw new InternalVerificationError(
+    `internal error: the controller for '${spec.name}' fails independent verification (${r.kind}): ${r.message}${lasso}`,
+    r,
+  );
+}
+
+export function verifyController(spec: GameSpec, m: MealyMachine, options: VerifyOptions = {}): VerifyResult {
+  const inputs = inputNames(spec);
+  const outputs = outputNames(spec);
+  const malformed = checkShape(m, new Set(inputs), new Set(outputs));
+  if (malformed) return { ok: false, kind: 'malformed', message: malformed };
+
+  const bdd = new BddManager();
+  // Inputs first in the variable order: the completeness check only ever looks at inputs.
+  for (const name of [...inputs, ...outputs]) bdd.varIndex(name);
+  const byState: MealyTransition[][] = Array.from({ length: m.stateCount }, () => []);
+  m.transitions.forEach((t) => byState[t.from].push(t));
+
+  const incomplete = checkInputComplete(bdd, byState, inputs);
+  if (incomplete) return { ok: false, kind: 'incomplete', message: incomplete };
+
+  const formula = options.formula ?? specFormula(spec);
+  return checkProduct(bdd, m, byState, simplify(not(formula)), inputs, outputs);
+}
+
+function checkShape(m: MealyMachine, inputs: ReadonlySet<string>, outputs: ReadonlySet<string>): string | null {
+  if (!Number.isInteger(m.stateCount) || m.stateCount < 1) return `the machine has ${m.stateCount} states`;
+  const validState = (s: number) => Number.isInteger(s) && s >= 0 && s < m.stateCount;
+  if (!validState(m.initial)) return `initial state ${m.initial} is not a state (0..${m.stateCount - 1})`;
+  for (const [i, t] of m.transitions.entries()) {
+    if (!validState(t.from)) return `transition ${i} leaves non-existent state ${t.from}`;
+    if (!validState(t.to)) return `transition ${i} (from state ${t.from}) targets non-existent state ${t.to}`;
+    for (const name in t.input) {
+      if (outputs.has(name)) return `transition ${i} (from state ${t.from}) reads output '${name}' in its input condition`;
+      if (!inputs.has(name)) return `transition ${i} (from state ${t.from}) mentions unknown proposition '${name}'`;
+    }
+    for (const name in t.output) {
+      if (inputs.has(name)) return `transition ${i} (from state ${t.from}) sets input '${name}'`;
+      if (!outputs.has(name)) return `transition ${i} (from state ${t.from}) sets unknown proposition '${name}'`;
+    }
+  }
+  return null;
+}
+
+function cubeBdd(bdd: BddManager, cube: Cube): BddNode {
+  let r = BDD_TRUE;
+  for (const name of Object.keys(cube)) r = bdd.and(r, bdd.literal(name, cube[name]));
+  return r;
+}
+
+function checkInputComplete(bdd: BddManager, byState: readonly MealyTransition[][], inputs: readonly string[]): string | null {
+  for (const [s, ts] of byState.entries()) {
+    let covered = BDD_FALSE;
+    for (const t of ts) {
+      covered = bdd.or(covered, cubeBdd(bdd, t.input));
+      if (covered === BDD_TRUE) break;
+    }
+    if (covered === BDD_TRUE) continue;
+    const witness = bdd.satisfyingAssignment(bdd.not(covered)) ?? new Map<string, boolean>();
+    const shown = inputs.map((name) => `${name}=${witness.get(name) ?? false}`).join(', ');
+    return `state ${s} has no transition for the input ${shown || '(no inputs)'}`;
+  }
+  return null;
+}
+
+interface ProductEdge {
+  readonly to: number;
+  readonly pending: readonly number[];
+  readonly transition: MealyTransition;
+  readonly guard: BddNode;
+}
+
+function checkProduct(
+  bdd: BddManager,
+  m: MealyMachine,
+  byState: readonly MealyTransition[][],
+  negated: Formula,
+  inputs: readonly string[],
+  outputs: readonly string[],
+): VerifyResult {
+  const tableau = new Tableau(bdd);
+  const autIndex = new Map<number, number>();
+  const autStates: Formula[] = [];
+  const autOf = (f: Formula) => {
+    const g = tableau.normalizeState(f);
+    let i = autIndex.get(g.id);
+    if (i === undefined) {
+      i = autStates.length;
+      autIndex.set(g.id, i);
+      autStates.push(g);
+    }
+    return i;
+  };
+  const roots = negated.kind === 'or' ? negated.args : [negated];
+  const autInitial = [...new Set(roots.map(autOf))];
+
+  // Each transition's letter (inputs and outputs are disjoint, checked above) as a dense array.
+  const assignmentOf = new Map<MealyTransition, Int8Array>();
+  for (const t of m.transitions) {
+    const a = bdd.assignmentArray(t.input);
+    const out = bdd.assignmentArray(t.output);
+    for (let i = 0; i < a.length; i++) if (out[i] !== 0) a[i] = out[i];
+    assignmentOf.set(t, a);
+  }
+  const letterOf = (t: MealyTransition): Cube => ({ ...t.input, ...t.output });
+
+  // Explore the product breadth-first; product state = (machine state, automaton state).
+  const index = new Map<number, number>();
+  const pairs: [number, number][] = [];
+  const edges: ProductEdge[][] = [];
+  const productOf = (ms: number, as: number) => {
+    const key = as * m.stateCount + ms;
+    let i = index.get(key);
+    if (i === undefined) {
+      i = pairs.length;
+      index.set(key, i);
+      pairs.push([ms, as]);
+    }
+    return i;
+  };
+  const initial = autInitial.map((a) => productOf(m.initial, a));
+  for (let p = 0; p < pairs.length; p++) {
+    const [ms, as] = pairs[p];
+    const out: ProductEdge[] = [];
+    for (const t of byState[ms])
+      for (const term of tableau.successorsUnder(autStates[as], assignmentOf.get(t)!))
+        out.push({ to: productOf(t.to, autOf(term.next)), pending: term.pending, transition: t, guard: term.guard });
+    edges.push(out);
+  }
+
+  const { comp, count } = stronglyConnectedComponents(pairs.length, initial, (p) => edges[p].map((e) => e.to));
+  // Accepting component: an internal edge exists and no eventuality is postponed by all of them.
+  const stillPending: (Set<number> | null)[] = Array.from({ length: count }, () => null);
+  for (let p = 0; p < pairs.length; p++)
+    for (const e of edges[p]) {
+      if (comp[e.to] !== comp[p]) continue;
+      const cur = stillPending[comp[p]];
+      if (cur === null) stillPending[comp[p]] = new Set(e.pending);
+      else for (const x of cur) if (!e.pending.includes(x)) cur.delete(x);
+    }
+  const bad = stillPending.findIndex((s) => s !== null && s.size === 0);
+  if (bad < 0) return { ok: true, productStates: pairs.length };
+
+  const lasso = extractLasso(bad, comp, edges, initial);
+  const step = (p: number, e: ProductEdge): ControllerStep => {
+    const assignment = bdd.satisfyingAssignment(e.guard, letterOf(e.transition)) ?? new Map<string, boolean>();
+    const pick = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, assignment.get(n) ?? false]));
+    return { state: pairs[p][0], inputs: pick(inputs), outputs: pick(outputs) };
+  };
+  const counterexample: Counterexample = {
+    prefix: lasso.prefix.map(([p, e]) => step(p, e)),
+    cycle: lasso.cycle.map(([p, e]) => step(p, e)),
+  };
+  return {
+    ok: false,
+    kind: 'violation',
+    message: `an execution of the controller violates the specification (product of ${pairs.length} states)`,
+    counterexample,
+  };
+}
+
+/**
+ * A path from an initial product state into component `target`, then a cycle inside it that,
+ * for every eventuality postponed somewhere in the component, takes an edge that does not postpone
+ * it (such an edge exists because the component is accepting).
+ */
+function extractLasso(
+  target: number,
+  comp: Int32Array,
+  edges: readonly ProductEdge[][],
+  initial: readonly number[],
+): { prefix: [number, ProductEdge][]; cycle: [number, ProductEdge][] } {
+  const pathTo = (from: readonly number[], goal: (p: number) => boolean, inside: (p: number) => boolean) => {
+    const parent = new Map<number, [number, ProductEdge] | null>();
+    const queue: number[] = [];
+    for (const s of from) {
+      if (!parent.has(s)) {
+        parent.set(s, null);
+        queue.push(s);
+      }
+    }
+    for (let h = 0; h < queue.length; h++) {
+      const p = queue[h];
+      if (goal(p)) {
+        const path: [number, ProductEdge][] = [];
+        for (let cur = parent.get(p); cur; cur = parent.get(cur[0])) path.unshift(cur);
+        return { end: p, path };
+      }
+      for (const e of edges[p]) {
+        if (parent.has(e.to) || !inside(e.to)) continue;
+        parent.set(e.to, [p, e]);
+        queue.push(e.to);
+      }
+    }
+    throw new Error('verifier: lasso extraction lost its way');
+  };
+  const inTarget = (p: number) => comp[p] === target;
+  const { end: entry, path: prefix } = pathTo(initial, inTarget, () => true);
+
+  const internal: [number, ProductEdge][] = [];
+  for (let p = 0; p < edges.length; p++) if (inTarget(p)) for (const e of edges[p]) if (inTarget(e.to)) internal.push([p, e]);
+  const eventualities = new Set<number>();
+  for (const [, e] of internal) for (const x of e.pending) eventualities.add(x);
+  // Greedily pick edges until every eventuality is released by at least one picked edge.
+  const required: [number, ProductEdge][] = [];
+  const open = new Set(eventualities);
+  while (open.size > 0) {
+    let best = internal[0];
+    let bestScore = -1;
+    for (const cand of internal) {
+      let score = 0;
+      for (const x of open) if (!cand[1].pending.includes(x)) score++;
+      if (score > bestScore) [best, bestScore] = [cand, score];
+    }
+    required.push(best);
+    for (const x of [...open]) if (!best[1].pending.includes(x)) open.delete(x);
+  }
+  if (required.length === 0) required.push(internal.find(([p]) => p === entry)!);
+
+  const cycle: [number, ProductEdge][] = [];
+  let at = entry;
+  for (const [src, e] of required) {
+    cycle.push(...pathTo([at], (p) => p === src, inTarget).path);
+    cycle.push([src, e]);
+    at = e.to;
+  }
+  if (at !== entry) cycle.push(...pathTo([at], (p) => p === entry, inTarget).path);
+  return { prefix, cycle };
+}
+
+/** Human-readable lasso: one line per step, the cycle marked as repeating forever. */
+export function formatCounterexample(cx: Counterexample): string {
+  const line = (s: ControllerStep) => {
+    const on = (r: Record<string, boolean>) => Object.keys(r).filter((k) => r[k]).join(', ') || '-';
+    return `  state ${s.state}: inputs {${on(s.inputs)}} → outputs {${on(s.outputs)}}`;
+  };
+  return [
+    ...(cx.prefix.length > 0 ? ['prefix:', ...cx.prefix.map(line)] : []),
+    'then repeat forever:',
+    ...cx.cycle.map(line),
+  ].join('\n');
+}

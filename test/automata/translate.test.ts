@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateOnLasso, tgbaAcceptsLasso } from '../../src/automata/lasso.js';
+import { translateLtl } from '../../src/automata/translate.js';
+import { degeneralize } from '../../src/automata/degeneralize.js';
+import { toSpot } from '../../src/ltl/print.js';
+import { prng, randomFormula, randomLasso, showLasso } from './random-ltl.js';
+
+const NAMES = ['a', 'b', 'c'];
+
+function checkAgreement(seed: number, count: number, lassosPer: number, simplify: boolean): void {
+  const rand = prng(seed);
+  for (let k = 0; k < count; k++) {
+    const names = NAMES.slice(0, 2 + (k % 2));
+    const f = randomFormula(rand, names, 1 + (k % 4));
+    const aut = translateLtl(f, { simplify });
+    for (let j = 0; j < lassosPer; j++) {
+      const w = randomLasso(rand, names);
+      const expected = evaluateOnLasso(f, w);
+      const got = tgbaAcceptsLasso(aut, w);
+      if (got !== expected) {
+        throw new Error(`translateLtl(${toSpot(f)}) ${got ? 'accepts' : 'rejects'} ${showLasso(w)}; semantics says ${expected}`);
+      }
+    }
+  }
+}
+
+describe('translateLtl agrees with the LTL semantics on random lassos', () => {
+  it('600 random formulas (simplified translation)', () => {
+    expect(() => checkAgreement(Number(process.env.H3SEED ?? 20240611), Number(process.env.H3N ?? 600), 16, true)).not.toThrow();
+  });
+  it('300 random formulas (unsimplified translation)', () => {
+    expect(() => checkAgreement(777, 300, 16, false)).not.toThrow();
+  });
+});
+
+describe('degeneralize', () => {
+  it('keeps the language and leaves at most one acceptance set', () => {
+    const rand = prng(4242);
+    let generalized = 0;
+    for (let k = 0; k < 250; k++) {
+      const f = randomFormula(rand, NAMES, 2 + (k % 3));
+      const aut = translateLtl(f);
+      const ba = degeneralize(aut);
+      expect(ba.accSets).toBeLessThanOrEqual(1);
+      if (aut.accSets > 1) generalized++;
+      for (let j = 0; j < 12; j++) {
+        const w = randomLasso(rand, NAMES);
+        const expected = evaluateOnLasso(f, w);
+        if (tgbaAcceptsLasso(ba, w) !== expected) throw new Error(`degeneralize(${toSpot(f)}) wrong on ${showLasso(w)}`);
+      }
+    }
+    // The test is only meaningful if some inputs really had several acceptance sets.
+    expect(generalized).toBeGreaterThan(20);
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, test } from 'vitest';
+import { synthesize, checkRealizability } from '../../src/synthesis/index.js';
+import { checkControllerAgainst, checkCounterstrategyAgainst } from '../../src/synthesis/selfcheck.js';
+import { cubeMatches, transitionsFrom } from '../../src/game/mealy.js';
+import { gameOf, type SmallSpec } from './helpers.js';
+
+const cases: Array<[string, SmallSpec, 'realizable' | 'unrealizable']> = [
+  ['response', { ins: ['r'], outs: ['g'], guarantee: ['G (r -> F g)'] }, 'realizable'],
+  ['delay by one', { ins: ['r'], outs: ['g'], guarantee: ['G (r <-> X g)'] }, 'realizable'],
+  ['predict the future', { ins: ['r'], outs: ['g'], guarantee: ['G (g <-> X r)'] }, 'unrealizable'],
+  ['liveness of an input', { ins: ['r'], outs: ['g'], guarantee: ['G F r'] }, 'unrealizable'],
+  ['assumption helps', { ins: ['r'], outs: ['g'], assume: ['G F r'], guarantee: ['G F (r & g)'] }, 'realizable'],
+  ['GF iff GF', { ins: ['r'], outs: ['g'], guarantee: ['(G F r) <-> (G F g)'] }, 'realizable'],
+  [
+    'mutual exclusion with two requests',
+    { ins: ['r1', 'r2'], outs: ['g1', 'g2'], guarantee: ['G (r1 -> F g1)', 'G (r2 -> F g2)', 'G !(g1 & g2)'] },
+    'realizable',
+  ],
+  [
+    'immediate exclusive grants',
+    { ins: ['r1', 'r2'], outs: ['g1', 'g2'], guarantee: ['G (r1 -> g1)', 'G (r2 -> g2)', 'G !(g1 & g2)'] },
+    'unrealizable',
+  ],
+  [
+    'signal follows input',
+    { ins: ['p'], signals: { x: ['keep', 'inc'] }, guarantee: ['G (p <-> inc)'] },
+    'realizable',
+  ],
+  [
+    'signal must alternate, exactly one update',
+    { ins: ['p'], signals: { x: ['keep', 'a', 'b'] }, guarantee: ['G (a -> X b)', 'G (b -> X a)', 'F a'] },
+    'realizable',
+  ],
+  [
+    'signal cannot do two updates at once',
+    { ins: ['p'], signals: { x: ['keep', 'a'] }, guarantee: ['G (p -> (a & keep))', 'G F p'] },
+    'unrealizable',
+  ],
+  [
+    'Moore controller cannot react to the current input',
+    { ins: ['r'], outs: ['g'], guarantee: ['G (r <-> g)'], semantics: 'moore' },
+    'unrealizable',
+  ],
+  ['Moore delay', { ins: ['r'], outs: ['g'], guarantee: ['G (r <-> X g)'], semantics: 'moore' }, 'realizable'],
+  ['initially excuses', { ins: ['r'], outs: ['g'], initially: ['r'], guarantee: ['G (g <-> X r)'] }, 'unrealizable'],
+  ['no inputs', { ins: [], outs: ['g'], guarantee: ['G F g', 'G F !g'] }, 'realizable'],
+  ['no outputs', { ins: ['r'], guarantee: ['G (r -> X r)'] }, 'unrealizable'],
+  ['trivial', { ins: ['r'], outs: ['g'], guarantee: ['true'] }, 'realizable'],
+];
+
+describe('synthesize on specs with known answers', () => {
+  for (const [name, small, expected] of cases) {
+    test(name, () => {
+      const spec = gameOf(small, name);
+      const result = synthesize(spec, { timeoutMs: 10_000 });
+      expect(result.verdict).toBe(expected);
+      if (result.verdict === 'realizable') {
+        expect(checkControllerAgainst(spec, result.controller)).toEqual([]);
+      } else if (result.verdict === 'unrealizable') {
+        expect(checkCounterstrategyAgainst(spec, result.counterstrategy)).toEqual([]);
+      }
+      expect(checkRealizability(spec, { timeoutMs: 10_000 }).verdict).toBe(expected);
+    });
+  }
+});
+
+describe('controller shape', () => {
+  test('output cubes are complete, exactly one update per signal, prefers self-updates', () => {
+    const spec = gameOf({ ins: ['p', 'q'], signals: { x: ['x_keep', 'x_f', 'x_g'], y: ['y_keep', 'y_h'] }, guarantee: ['G (p -> X x_f)', 'G (q -> x_g | y_h)'] });
+    const result = synthesize(spec);
+    expect(result.verdict).toBe('realizable');
+    if (result.verdict !== 'realizable') return;
+    const m = result.controller;
+    for (const t of m.transitions) {
+      expect(Object.keys(t.output).sort()).toEqual(['x_f', 'x_g', 'x_keep', 'y_h', 'y_keep']);
+      expect([t.output.x_keep, t.output.x_f, t.output.x_g].filter(Boolean)).toHaveLength(1);
+      expect([t.output.y_keep, t.output.y_h].filter(Boolean)).toHaveLength(1);
+    }
+    // With neither p nor q (and no obligation pending) nothing needs to change.
+    const idle = transitionsFrom(m)[m.initial].find((t) => cubeMatches(t.input, () => false))!;
+    expect(idle.output.x_keep && idle.output.y_keep).toBe(true);
+  });
+
+  test('a deadline yields unknown instead of running on', () => {
+    const ins = ['a', 'b', 'c', 'd'];
+    const spec = gameOf({
+      ins,
+      outs: ['o1', 'o2', 'o3'],
+      guarantee: ['G (a -> X X X X (o1 <-> b))', 'G (c -> F (o2 & X o3 & d))', 'G F a -> G F (o1 & o2 & o3)'],
+    });
+    const result = synthesize(spec, { timeoutMs: 1 });
+    expect(['unknown', 'realizable', 'unrealizable']).toContain(result.verdict);
+    expect(result.seconds).toBeLessThan(5);
+  });
+});

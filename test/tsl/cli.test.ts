@@ -1,0 +1,107 @@
+/**
+ * The TSL commands, run in-process: `tslc parse|fmt|symbols|tlsf|ltl`, their `--json`, and the
+ * exit code 2 + located diagnostic for a user mistake.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+
+const specs = join(import.meta.dirname, '../../specs');
+const dir = mkdtempSync(join(tmpdir(), 'tslc-cli-'));
+
+/** Runs `tslc …` in-process; returns what it printed and the exit code it set. */
+async function tslc(...argv: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  process.exitCode = undefined;
+  try {
+    await main(argv);
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = undefined;
+  return { stdout, stderr, code };
+}
+
+afterEach(() => {
+  process.exitCode = undefined;
+});
+
+describe('tslc TSL commands', () => {
+  it('symbols --json prints the table', async () => {
+    const r = await tslc('symbols', join(specs, 'choices.tsl'), '--json');
+    expect(r.code).toBe(0);
+    const table = JSON.parse(r.stdout);
+    expect(table.inputs).toEqual(['safeThreshold', 's', 'safe']);
+    expect(table.cells).toEqual(['safeCount']);
+    expect(table.predicates).toEqual([
+      { name: 'inCave', arity: 1 },
+      { name: 'inTown', arity: 1 },
+    ]);
+  });
+
+  it('ltl prints a Spot formula and the --ins/--outs for ltlsynt', async () => {
+    const r = await tslc('ltl', join(specs, 'forest.tsl'));
+    expect(r.code).toBe(0);
+    const [formula, flags] = r.stdout.trimEnd().split('\n');
+    expect(formula).toContain('u_storyPassage_toForest_s');
+    expect(flags).toBe('--ins= --outs=u_storyPassage_toForest_s,u_storyPassage_storyPassage');
+    const json = JSON.parse((await tslc('ltl', join(specs, 'forest.tsl'), '--json')).stdout);
+    expect(json.formula).toBe(formula);
+    expect(json.outs).toEqual(['u_storyPassage_toForest_s', 'u_storyPassage_storyPassage']);
+  });
+
+  it('tlsf --names tsltools uses tsl2tlsf names', async () => {
+    const r = await tslc('tlsf', join(specs, 'forest.tsl'), '--names', 'tsltools');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('u0story2passage0f1dto2forest0s1b;');
+    expect(r.stdout).toContain('SEMANTICS:   Mealy');
+  });
+
+  it('fmt prints canonical text; --check tells formatted from unformatted files', async () => {
+    const messy = join(dir, 'messy.tsl');
+    writeFileSync(messy, 'guarantee { a->b W c ; p(x,y) }');
+    const r = await tslc('fmt', messy);
+    expect(r.stdout).toBe('guarantee {\n  (a -> b) W c;\n  p x y;\n}\n');
+    expect((await tslc('fmt', messy, '--check')).code).toBe(1);
+    await tslc('fmt', messy, '--write');
+    expect(readFileSync(messy, 'utf8')).toBe(r.stdout);
+    expect((await tslc('fmt', messy, '--check')).code).toBe(0);
+  });
+
+  it('parse prints the AST', async () => {
+    const r = await tslc('parse', join(specs, 'forest.tsl'));
+    const ast = JSON.parse(r.stdout);
+    expect(ast.sections[0]).toMatchObject({ kind: 'guarantee', time: 'initially' });
+    expect(ast.sections[0].formulas[0]).toMatchObject({ kind: 'update', target: 'storyPassage' });
+  });
+
+  it('a user mistake exits 2 with file:line:col, the line and a caret', async () => {
+    const bad = join(dir, 'bad.tsl');
+    writeFileSync(bad, 'guarantee {\n  p x;\n  p x y;\n}\n');
+    for (const command of ['symbols', 'tlsf', 'ltl']) {
+      const r = await tslc(command, bad);
+      expect(r.code).toBe(2);
+      expect(r.stderr.split('\n').slice(0, 3)).toEqual([
+        `${bad}:3:3: error: predicate "p" is used with 2 arguments here but with 1 before`,
+        '    p x y;',
+        '    ^',
+      ]);
+    }
+    const json = await tslc('symbols', bad, '--json');
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout).errors[0]).toMatchObject({ file: bad, line: 3, col: 3, severity: 'error' });
+  });
+
+  it('a missing file is a user error too', async () => {
+    const r = await tslc('parse', join(dir, 'nope.tsl'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no such file');
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * The formatter: its output parses back to the same AST (property test over random ASTs), it
+ * brackets wherever tsltools and Spot precedence disagree, and corpus files survive a round trip.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Expr, Loc, Section, TslAst } from '../../src/tsl/ast.js';
+import { formatExpr, formatTsl } from '../../src/tsl/format.js';
+import { parseTsl } from '../../src/tsl/parse.js';
+
+const loc: Loc = { line: 1, col: 1, offset: 0, endOffset: 0 };
+const LOCATION_KEYS = new Set(['loc', 'fnLoc', 'targetLoc', 'pathLoc', 'paren', 'file']);
+
+/** The AST without positions and parenthesis marks: what "the same AST" means. */
+function strip(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(strip);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k, v]) => !LOCATION_KEYS.has(k) && v !== undefined)
+        .map(([k, v]) => [k, strip(v)]),
+    );
+  }
+  return value;
+}
+
+const names = fc.constantFrom('a', 'b', 'x', 'inCave', 'room.light', 'Time.am0', 'x_1', "p'", '@q', 'Fa', 'Gx', 'Xs', 'U2', 'truely');
+const segments = fc.constantFrom('s', 'y', 'arg', 'k2');
+const numbers = fc.constantFrom('0', '3', '42', '2.5', '-1', '-2.5');
+
+const exprArb: fc.Arbitrary<Expr> = fc.letrec<{ expr: Expr }>((tie) => ({
+  expr: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.record({ kind: fc.constant('name' as const), name: names, loc: fc.constant(loc) }),
+    fc.record({ kind: fc.constant('bool' as const), value: fc.boolean(), loc: fc.constant(loc) }),
+    fc.record({ kind: fc.constant('num' as const), text: numbers, loc: fc.constant(loc) }),
+    fc.record({
+      kind: fc.constant('app' as const),
+      fn: names,
+      fnLoc: fc.constant(loc),
+      args: fc.array(tie('expr'), { maxLength: 3 }),
+      loc: fc.constant(loc),
+    }),
+    fc.record({ kind: fc.constant('update' as const), target: names, targetLoc: fc.constant(loc), value: tie('expr'), loc: fc.constant(loc) }),
+    fc.record({ kind: fc.constant('unary' as const), op: fc.constantFrom('!', 'X', 'F', 'G'), arg: tie('expr'), loc: fc.constant(loc) }),
+    fc.record({
+      kind: fc.constant('binary' as const),
+      op: fc.constantFrom('&&', '||', '->', '<->', 'U', 'W', 'R'),
+      left: tie('expr'),
+      right: tie('expr'),
+      loc: fc.constant(loc),
+    }),
+    fc.record({ kind: fc.constant('arith' as const), op: fc.constantFrom('+', '-', '*', '/'), left: tie('expr'), right: tie('expr'), loc: fc.constant(loc) }),
+    fc.record({
+      kind: fc.constant('compare' as const),
+      op: fc.constantFrom('=', '<', '>', '<=', '>='),
+      left: tie('expr'),
+      right: tie('expr'),
+      loc: fc.constant(loc),
+    }),
+  ) as fc.Arbitrary<Expr>,
+})).expr;
+
+/** Operators only, over two atoms: dense in exactly the precedence/associativity corner cases. */
+const operatorArb: fc.Arbitrary<Expr> = fc.letrec<{ expr: Expr }>((tie) => ({
+  expr: fc.oneof(
+    { depthSize: 'medium', maxDepth: 4 },
+    fc.record({ kind: fc.constant('name' as const), name: fc.constantFrom('a', 'b'), loc: fc.constant(loc) }),
+    fc.record({
+      kind: fc.constant('binary' as const),
+      op: fc.constantFrom('&&', '||', '->', '<->', 'U', 'W', 'R'),
+      left: tie('expr'),
+      right: tie('expr'),
+      loc: fc.constant(loc),
+    }),
+    fc.record({ kind: fc.constant('unary' as const), op: fc.constantFrom('!', 'G'), arg: tie('expr'), loc: fc.constant(loc) }),
+    fc.record({ kind: fc.constant('arith' as const), op: fc.constantFrom('+', '-', '*', '/'), left: tie('expr'), right: tie('expr'), loc: fc.constant(loc) }),
+    fc.record({ kind: fc.constant('compare' as const), op: fc.constantFrom('=', '<'), left: tie('expr'), right: tie('expr'), loc: fc.constant(loc) }),
+  ) as fc.Arbitrary<Expr>,
+})).expr;
+
+const sectionArb: fc.Arbitrary<Section> = fc.record({
+  kind: fc.constantFrom('assume' as const, 'guarantee' as const),
+  time: fc.constantFrom('initially' as const, 'always' as const, 'bare' as const),
+  formulas: fc.array(exprArb, { maxLength: 3 }),
+  loc: fc.constant(loc),
+});
+
+const astArb: fc.Arbitrary<TslAst> = fc.record({
+  file: fc.constant('/random.tsl'),
+  header: fc.option(fc.constantFrom('#UF', '#EUF', '#LIA', '#QF_UF'), { nil: undefined }),
+  imports: fc.array(
+    fc.record({ path: fc.constantFrom('lib.tsl', '../x/y.tsl'), alias: fc.constantFrom('L', 'Lib'), loc: fc.constant(loc), pathLoc: fc.constant(loc) }),
+    { maxLength: 2 },
+  ),
+  definitions: fc.array(
+    fc.record({ name: fc.constantFrom('A', 'between2', 'my.def'), params: fc.array(segments, { maxLength: 2 }), body: exprArb, loc: fc.constant(loc) }),
+    { maxLength: 2 },
+  ),
+  sections: fc.array(sectionArb, { maxLength: 3 }),
+});
+
+describe('formatTsl', () => {
+  it('random ASTs are not trivial', () => {
+    const samples = fc.sample(exprArb, { numRuns: 300, seed: 3 });
+    const depth = (e: Expr): number =>
+      e.kind === 'unary' ? 1 + depth(e.arg) : 'left' in e ? 1 + Math.max(depth(e.left), depth(e.right)) : e.kind === 'app' ? 1 + Math.max(0, ...e.args.map(depth)) : e.kind === 'update' ? 1 + depth(e.value) : 0;
+    expect(samples.filter((e) => depth(e) >= 3).length).toBeGreaterThan(60);
+  });
+
+  it('output parses back to the same AST (random ASTs, both term styles)', () => {
+    fc.assert(
+      fc.property(astArb, fc.constantFrom('curried' as const, 'call' as const), (ast, style) => {
+        const text = formatTsl(ast, { style });
+        expect(strip(parseTsl('/random.tsl', text))).toEqual(strip(ast));
+      }),
+      { numRuns: 400, seed: 7 },
+    );
+  });
+
+  it('keeps every operator nesting (operator-dense random formulas)', () => {
+    fc.assert(
+      fc.property(operatorArb, (e) => {
+        const text = `guarantee { ${formatExpr(e)}; }`;
+        expect(strip(parseTsl('/random.tsl', text).sections[0].formulas[0])).toEqual(strip(e));
+      }),
+      { numRuns: 1500, seed: 5 },
+    );
+  });
+
+  it('is idempotent', () => {
+    fc.assert(
+      fc.property(astArb, (ast) => {
+        const once = formatTsl(ast);
+        expect(formatTsl(parseTsl('/random.tsl', once))).toBe(once);
+      }),
+      { numRuns: 200, seed: 11 },
+    );
+  });
+
+  const formatted = (formula: string) => formatExpr(parseTsl('/t.tsl', `guarantee { ${formula} }`).sections[0].formulas[0]);
+
+  it.each([
+    // tsltools: binary temporal operators bind loosest; the output makes that explicit.
+    ['a -> b W c', '(a -> b) W c'],
+    ['a W b -> c', 'a W (b -> c)'],
+    ['a && b U c || d', '(a && b) U (c || d)'],
+    ['a U b R c', '(a U b) R c'],
+    ['a R b R c', '(a R b) R c'],
+    ['a U b U c', 'a U (b U c)'],
+    ['a -> b <-> c', 'a -> (b <-> c)'],
+    // Elsewhere only the brackets precedence needs.
+    ['(a && b) || c', 'a && b || c'],
+    ['a && (b || c)', 'a && (b || c)'],
+    ['!(p x) && G (F y)', '!p x && G F y'],
+    ['p(x, f(y), c())', 'p x (f y) c()'],
+    ['(between t.pm7) t.pm8', 'between t.pm7 t.pm8'],
+    ['[n <- n + 1 * 2]', '[n <- n + 1 * 2]'],
+    ['[n <- (n + 1) * 2]', '[n <- (n + 1) * 2]'],
+    ['x - (y - z) = -1', 'x - (y - z) = -1'],
+  ])('%s → %s', (input, output) => {
+    expect(formatted(input)).toBe(output);
+  });
+
+  const corpus = join(import.meta.dirname, '../../../shared/corpus/syntcomp-tsl');
+  it.skipIf(!existsSync(corpus))('corpus files keep their AST through fmt', () => {
+    for (const f of readdirSync(corpus).filter((n) => n.endsWith('.tsl')).slice(0, 60)) {
+      const ast = parseTsl(f, readFileSync(join(corpus, f), 'utf8'));
+      expect(strip(parseTsl(f, formatTsl(ast)))).toEqual(strip(ast));
+    }
+  });
+});
