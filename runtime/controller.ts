@@ -155,6 +155,18 @@ interface CompiledUpdate {
   readonly site: Site;
 }
 
+interface Decided {
+  readonly asked: PredicateAnswer[];
+  readonly speculative: PredicateAnswer[] | undefined;
+  readonly leaf: Extract<DecisionNode, { kind: 'leaf' }>;
+}
+
+interface ComputedUpdate {
+  readonly update: CompiledUpdate;
+  readonly value: unknown;
+  readonly ms: number;
+}
+
 /** Per-step context: which step is running (for errors) and its telemetry span. */
 interface StepContext {
   readonly state: number;
@@ -209,7 +221,8 @@ class TableController<S extends object, I extends object> implements Controller<
   private values: unknown[];
   private currentState: number;
   private steps = 0;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** The last queued step while steps are in flight, else undefined. */
+  private tail: Promise<void> | undefined;
   private running = false;
 
   constructor(definition: ControllerDefinition) {
@@ -313,15 +326,35 @@ class TableController<S extends object, I extends object> implements Controller<
   }
 
   step(inputs?: Partial<I>): Promise<StepRecord> {
-    const run = this.queue.then(() => this.runStep(inputs));
-    this.queue = run.then(
-      () => undefined,
-      () => undefined,
+    if (this.tail === undefined) {
+      // Nothing in flight: run now; a step whose calls are all synchronous finishes in this call.
+      let result: StepRecord | Promise<StepRecord>;
+      try {
+        result = this.runStep(inputs);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return isPromiseLike(result) ? this.track(result) : Promise.resolve(result);
+    }
+    return this.track(this.tail.then(() => this.runStep(inputs)));
+  }
+
+  /** Steps are serialized: the next one starts after this one settles. */
+  private track(run: Promise<StepRecord>): Promise<StepRecord> {
+    const tail: Promise<void> = run.then(
+      () => this.untrack(tail),
+      () => this.untrack(tail),
     );
+    this.tail = tail;
     return run;
   }
 
-  private async runStep(inputs: Partial<I> | undefined): Promise<StepRecord> {
+  private untrack(tail: Promise<void>): void {
+    if (this.tail === tail) this.tail = undefined;
+  }
+
+  /** One step; synchronous as long as every user call is, a promise from the first async call on. */
+  private runStep(inputs: Partial<I> | undefined): StepRecord | Promise<StepRecord> {
     this.running = true;
     const startedAt = Date.now();
     const t0 = now();
@@ -330,32 +363,52 @@ class TableController<S extends object, I extends object> implements Controller<
       step: this.steps,
       span: this.telemetry.current.startStep({ 'tslc.controller': this.table.name, 'tslc.state': this.currentState, 'tslc.step': this.steps }),
     };
-    try {
-      const values = this.values.slice();
-      if (inputs) this.applyInputs(inputs, values, context);
-      const decision = this.table.states[this.currentState].decision;
-      const { asked, speculative, leaf } = await this.decide(decision, values, context);
-      const updates = await this.computeUpdates(leaf.updates, values, context);
-
-      // Commit: from here on nothing can fail, so state and signals change together or not at all.
-      const next = values.slice();
-      for (const { update, value } of updates) if (!update.isSelfUpdate) next[update.slot] = value;
-      const stateBefore = this.currentState;
-      this.values = next;
-      this.currentState = leaf.next;
-      const record = this.makeRecord(context.step, stateBefore, leaf, asked, speculative, updates, startedAt, t0, inputs, next);
-      this.steps++;
-      this.remember(record);
-      this.finishSpan(context.span, undefined, record);
-      return record;
-    } catch (err) {
+    const fail = (err: unknown): never => {
+      this.running = false;
       const failure = err instanceof StepError ? err : this.internalFailure(err, context);
       this.finishSpan(context.span, failure, undefined);
       this.options.onError?.(failure);
       throw failure;
-    } finally {
-      this.running = false;
+    };
+    try {
+      const values = this.values.slice();
+      if (inputs) this.applyInputs(inputs, values, context);
+      const decision = this.table.states[this.currentState].decision;
+      const afterDecision = (decided: Decided): StepRecord | Promise<StepRecord> => {
+        const updates = this.computeUpdates(decided.leaf.updates, values, context);
+        return isPromiseLike(updates)
+          ? updates.then((computed) => this.commit(decided, computed, values, context, startedAt, t0, inputs))
+          : this.commit(decided, updates, values, context, startedAt, t0, inputs);
+      };
+      const decided = this.decide(decision, values, context);
+      const result = isPromiseLike(decided) ? decided.then(afterDecision) : afterDecision(decided);
+      return isPromiseLike(result) ? Promise.resolve(result).catch(fail) : result;
+    } catch (err) {
+      return fail(err);
     }
+  }
+
+  /** Commit: from here on nothing can fail, so state and signals change together or not at all. */
+  private commit(
+    decided: Decided,
+    updates: readonly ComputedUpdate[],
+    values: readonly unknown[],
+    context: StepContext,
+    startedAt: number,
+    t0: number,
+    inputs: Partial<I> | undefined,
+  ): StepRecord {
+    const next = values.slice();
+    for (const { update, value } of updates) if (!update.isSelfUpdate) next[update.slot] = value;
+    const stateBefore = this.currentState;
+    this.values = next;
+    this.currentState = decided.leaf.next;
+    const record = this.makeRecord(context.step, stateBefore, decided.leaf, decided.asked, decided.speculative, updates, startedAt, t0, inputs, next);
+    this.steps++;
+    this.running = false;
+    this.remember(record);
+    this.finishSpan(context.span, undefined, record);
+    return record;
   }
 
   private applyInputs(inputs: Partial<I>, values: unknown[], context: StepContext): void {
@@ -367,37 +420,59 @@ class TableController<S extends object, I extends object> implements Controller<
     }
   }
 
-  private async decide(
-    root: DecisionNode,
-    values: readonly unknown[],
-    context: StepContext,
-  ): Promise<{ asked: PredicateAnswer[]; speculative: PredicateAnswer[] | undefined; leaf: Extract<DecisionNode, { kind: 'leaf' }> }> {
+  /** Walk the diagram, asking one predicate at a time; continues asynchronously only if an answer is a promise. */
+  private decide(root: DecisionNode, values: readonly unknown[], context: StepContext): Decided | Promise<Decided> {
+    if (this.options.parallel) return this.decideInParallel(root, values, context);
     const asked: PredicateAnswer[] = [];
-    let early: Map<number, Promise<PredicateAnswer>> | undefined;
-    if (this.options.parallel) {
-      early = new Map();
-      for (const index of this.statePredicates[this.currentState]) {
-        const pending = Promise.resolve().then(() => this.ask(index, values, context));
-        // Failures of predicates the walk never reaches must not become unhandled rejections.
-        pending.catch(() => undefined);
-        early.set(index, pending);
-      }
-    }
     let node = root;
     while (node.kind === 'test') {
-      const pending = early ? (early.get(node.predicate) as Promise<PredicateAnswer>) : this.ask(node.predicate, values, context);
-      const answer = isPromiseLike(pending) ? await pending : pending;
+      const answer = this.ask(node.predicate, values, context);
+      if (isPromiseLike(answer)) return this.decideAsync(node, answer, asked, values, context);
       asked.push(answer);
       node = answer.value ? node.whenTrue : node.whenFalse;
     }
-    let speculative: PredicateAnswer[] | undefined;
-    if (early) {
-      const onPath = new Set(asked.map((a) => a.index));
-      const rest = [...early].filter(([index]) => !onPath.has(index)).map(([, p]) => p);
-      // Wait for the speculative calls so no user call outlives its step; their failures don't matter.
-      const settled = await Promise.allSettled(rest);
-      speculative = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    return { asked, speculative: undefined, leaf: node };
+  }
+
+  private async decideAsync(
+    at: Extract<DecisionNode, { kind: 'test' }>,
+    pending: Promise<PredicateAnswer>,
+    asked: PredicateAnswer[],
+    values: readonly unknown[],
+    context: StepContext,
+  ): Promise<Decided> {
+    let answer = await pending;
+    let node: DecisionNode = at;
+    for (;;) {
+      asked.push(answer);
+      node = answer.value ? (node as Extract<DecisionNode, { kind: 'test' }>).whenTrue : (node as Extract<DecisionNode, { kind: 'test' }>).whenFalse;
+      if (node.kind === 'leaf') return { asked, speculative: undefined, leaf: node };
+      const next = this.ask(node.predicate, values, context);
+      answer = isPromiseLike(next) ? await next : next;
     }
+  }
+
+  /** Parallel mode: start every predicate the state may need, then walk using the answers needed. */
+  private async decideInParallel(root: DecisionNode, values: readonly unknown[], context: StepContext): Promise<Decided> {
+    const early = new Map<number, Promise<PredicateAnswer>>();
+    for (const index of this.statePredicates[this.currentState]) {
+      const pending = Promise.resolve().then(() => this.ask(index, values, context));
+      // Failures of predicates the walk never reaches must not become unhandled rejections.
+      pending.catch(() => undefined);
+      early.set(index, pending);
+    }
+    const asked: PredicateAnswer[] = [];
+    let node = root;
+    while (node.kind === 'test') {
+      const answer = await (early.get(node.predicate) as Promise<PredicateAnswer>);
+      asked.push(answer);
+      node = answer.value ? node.whenTrue : node.whenFalse;
+    }
+    const onPath = new Set(asked.map((a) => a.index));
+    const rest = [...early].filter(([index]) => !onPath.has(index)).map(([, p]) => p);
+    // Wait for the speculative calls so no user call outlives its step; their failures don't matter.
+    const settled = await Promise.allSettled(rest);
+    const speculative = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     return { asked, speculative, leaf: node };
   }
 
@@ -418,12 +493,9 @@ class TableController<S extends object, I extends object> implements Controller<
     return isPromiseLike(result) ? Promise.resolve(result).then(finish) : finish(result);
   }
 
-  private async computeUpdates(
-    indices: readonly number[],
-    values: readonly unknown[],
-    context: StepContext,
-  ): Promise<{ update: CompiledUpdate; value: unknown; ms: number }[]> {
-    const compute = (index: number): { update: CompiledUpdate; value: unknown; ms: number } | Promise<{ update: CompiledUpdate; value: unknown; ms: number }> => {
+  /** New values of the chosen updates, all computed from the old `values`. */
+  private computeUpdates(indices: readonly number[], values: readonly unknown[], context: StepContext): ComputedUpdate[] | Promise<ComputedUpdate[]> {
+    const compute = (index: number): ComputedUpdate | Promise<ComputedUpdate> => {
       const update = this.updates[index];
       if (update.isSelfUpdate) return { update, value: undefined, ms: 0 };
       const started = now();
@@ -434,14 +506,31 @@ class TableController<S extends object, I extends object> implements Controller<
     };
     if (this.options.parallel) {
       const pending = indices.map((index) => Promise.resolve().then(() => compute(index)));
-      const settled = await Promise.allSettled(pending);
-      const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (failed) throw failed.reason;
-      return settled.map((s) => (s as PromiseFulfilledResult<{ update: CompiledUpdate; value: unknown; ms: number }>).value);
+      return Promise.allSettled(pending).then((settled) => {
+        const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+        if (failed) throw failed.reason;
+        return settled.map((s) => (s as PromiseFulfilledResult<ComputedUpdate>).value);
+      });
     }
-    const out: { update: CompiledUpdate; value: unknown; ms: number }[] = [];
-    for (const index of indices) {
-      const result = compute(index);
+    const out: ComputedUpdate[] = [];
+    for (let i = 0; i < indices.length; i++) {
+      const result = compute(indices[i]);
+      if (isPromiseLike(result)) return this.computeRestAsync(result, out, indices, i, compute);
+      out.push(result);
+    }
+    return out;
+  }
+
+  private async computeRestAsync(
+    pending: Promise<ComputedUpdate>,
+    out: ComputedUpdate[],
+    indices: readonly number[],
+    from: number,
+    compute: (index: number) => ComputedUpdate | Promise<ComputedUpdate>,
+  ): Promise<ComputedUpdate[]> {
+    out.push(await pending);
+    for (let i = from + 1; i < indices.length; i++) {
+      const result = compute(indices[i]);
       out.push(isPromiseLike(result) ? await result : result);
     }
     return out;
@@ -523,7 +612,7 @@ class TableController<S extends object, I extends object> implements Controller<
     leaf: Extract<DecisionNode, { kind: 'leaf' }>,
     asked: readonly PredicateAnswer[],
     speculative: readonly PredicateAnswer[] | undefined,
-    updates: readonly { update: CompiledUpdate; value: unknown; ms: number }[],
+    updates: readonly ComputedUpdate[],
     startedAt: number,
     t0: number,
     inputs: Partial<I> | undefined,

@@ -127,6 +127,13 @@ export class AutomatonMonitor {
     return this.decidedAt;
   }
 
+  /** Start again from the initial states (recovery after a verdict). */
+  reset(): void {
+    this.posSet = this.pos.start;
+    this.negSet = this.neg.start;
+    this.decidedAt = undefined;
+  }
+
   step(labels: Labels): Verdict {
     const v = this.values;
     if (labels instanceof Set) for (let i = 0; i < this.aps.length; i++) v[i] = labels.has(this.aps[i]) ? 1 : 0;

@@ -93,8 +93,7 @@ interface PropState {
   firstViolationStep: number | undefined;
   firstViolationAt: number | undefined;
   firstSatisfactionStep: number | undefined;
-  witness: RawWitness[];
-  witnessDropped: number;
+  witness: WitnessLog;
   violationWitness: RawWitness[] | undefined;
 }
 
@@ -190,8 +189,7 @@ export class ProgressionMonitor {
       firstViolationStep: undefined,
       firstViolationAt: undefined,
       firstSatisfactionStep: undefined,
-      witness: [],
-      witnessDropped: 0,
+      witness: new WitnessLog(this.witnessLimit),
       violationWitness: undefined,
     };
   }
@@ -208,10 +206,12 @@ export class ProgressionMonitor {
   /** Fast path: `values[i]` is the truth of `aps[i]`. */
   stepValues(values: ArrayLike<number | boolean>, at?: number): readonly { name: string; verdict: Verdict }[] {
     const step = this.stepCount++;
+    const TRUE = this.store.TRUE;
+    const FALSE = this.store.FALSE;
     let reached: { name: string; verdict: Verdict }[] | undefined;
     for (const p of this.props) {
       // Decided and not restarted: nothing left to progress.
-      if (p.current.kind === K.True || p.current.kind === K.False) continue;
+      if (p.current === TRUE || p.current === FALSE) continue;
       const idx = p.apIdx;
       let mask = 0;
       for (let i = 0; i < idx.length; i++) if (values[idx[i]]) mask |= 1 << i;
@@ -241,13 +241,7 @@ export class ProgressionMonitor {
   private settle(p: PropState, next: Term, step: number, at: number | undefined, mask = 0): Verdict {
     setCurrent(p, next);
     if (this.stepCount > 0) {
-      // Trim in batches (amortised O(1)); readers only look at the last `witnessLimit` entries.
-      if (p.witness.length >= 2 * this.witnessLimit) {
-        const drop = p.witness.length - this.witnessLimit;
-        p.witness.splice(0, drop);
-        p.witnessDropped += drop;
-      }
-      p.witness.push({ step, at, mask, term: next });
+      p.witness.push(step, at, mask, next);
     }
     const verdict: Verdict = next.kind === K.False ? 'violated' : next.kind === K.True ? 'satisfied' : 'pending';
     if (verdict === 'pending') return verdict;
@@ -256,7 +250,7 @@ export class ProgressionMonitor {
       if (p.firstViolationStep === undefined) {
         p.firstViolationStep = step;
         p.firstViolationAt = at;
-        p.violationWitness = p.witness.slice(-this.witnessLimit);
+        p.violationWitness = p.witness.raw();
       }
     } else {
       p.satisfactions++;
@@ -265,8 +259,7 @@ export class ProgressionMonitor {
     p.verdict = verdict;
     if (this.recovery && this.stepCount > 0 && (verdict === 'violated' || this.recoverAfter === 'verdict')) {
       setCurrent(p, p.initial);
-      p.witness = [];
-      p.witnessDropped = 0;
+      p.witness.clear();
       p.stepsSinceReset = 0;
     }
     return verdict;
@@ -327,9 +320,9 @@ export class ProgressionMonitor {
       ...(p.firstViolationStep !== undefined ? { firstViolationStep: p.firstViolationStep } : {}),
       ...(p.firstViolationAt !== undefined ? { firstViolationAt: p.firstViolationAt } : {}),
       ...(p.firstSatisfactionStep !== undefined ? { firstSatisfactionStep: p.firstSatisfactionStep } : {}),
-      witness: w(p.witness.slice(-this.witnessLimit)),
+      witness: w(p.witness.raw()),
       ...(p.violationWitness ? { violationWitness: w(p.violationWitness) } : {}),
-      witnessDropped: p.witnessDropped + Math.max(0, p.witness.length - this.witnessLimit),
+      witnessDropped: p.witness.totalDropped,
     };
   }
 
@@ -346,7 +339,7 @@ export class ProgressionMonitor {
       stepCount: this.stepCount,
       props: this.props.map((p) => ({
         ...p,
-        witness: keep ? [...p.witness] : [],
+        witness: keep ? p.witness.clone() : new WitnessLog(this.witnessLimit),
         violationWitness: keep ? p.violationWitness : undefined,
       })),
     });
@@ -379,8 +372,8 @@ export class ProgressionMonitor {
         ...(p.firstViolationStep !== undefined ? { firstViolationStep: p.firstViolationStep } : {}),
         ...(p.firstViolationAt !== undefined ? { firstViolationAt: p.firstViolationAt } : {}),
         ...(p.firstSatisfactionStep !== undefined ? { firstSatisfactionStep: p.firstSatisfactionStep } : {}),
-        witness: w(p, p.witness.slice(-this.witnessLimit)),
-        witnessDropped: p.witnessDropped + Math.max(0, p.witness.length - this.witnessLimit),
+        witness: w(p, p.witness.raw()),
+        witnessDropped: p.witness.totalDropped,
         ...(p.violationWitness ? { violationWitness: w(p, p.violationWitness) } : {}),
       })),
     };
@@ -411,8 +404,7 @@ export class ProgressionMonitor {
         firstViolationStep: sp.firstViolationStep,
         firstViolationAt: sp.firstViolationAt,
         firstSatisfactionStep: sp.firstSatisfactionStep,
-        witness: raw(sp.witness),
-        witnessDropped: sp.witnessDropped,
+        witness: WitnessLog.from(raw(sp.witness), snap.options.witnessLimit, sp.witnessDropped),
         violationWitness: sp.violationWitness ? raw(sp.violationWitness) : undefined,
       });
     });
@@ -420,10 +412,67 @@ export class ProgressionMonitor {
   }
 }
 
+/**
+ * The steps where a property's formula changed, as parallel arrays (no allocation per entry on the
+ * hot path), trimmed in batches to the most recent `limit` entries.
+ */
+class WitnessLog {
+  private steps: number[] = [];
+  private ats: number[] = [];
+  private masks: number[] = [];
+  private terms: Term[] = [];
+  private dropped = 0;
+  constructor(private readonly limit: number) {}
+
+  push(step: number, at: number | undefined, mask: number, term: Term): void {
+    if (this.steps.length >= 2 * this.limit) {
+      const drop = this.steps.length - this.limit;
+      this.steps.splice(0, drop);
+      this.ats.splice(0, drop);
+      this.masks.splice(0, drop);
+      this.terms.splice(0, drop);
+      this.dropped += drop;
+    }
+    this.steps.push(step);
+    this.ats.push(at ?? Number.NaN);
+    this.masks.push(mask);
+    this.terms.push(term);
+  }
+
+  clear(): void {
+    this.steps.length = this.ats.length = this.masks.length = this.terms.length = 0;
+    this.dropped = 0;
+  }
+
+  get totalDropped(): number {
+    return this.dropped + Math.max(0, this.steps.length - this.limit);
+  }
+
+  raw(): RawWitness[] {
+    const out: RawWitness[] = [];
+    for (let i = Math.max(0, this.steps.length - this.limit); i < this.steps.length; i++) {
+      out.push({ step: this.steps[i], at: Number.isNaN(this.ats[i]) ? undefined : this.ats[i], mask: this.masks[i], term: this.terms[i] });
+    }
+    return out;
+  }
+
+  clone(): WitnessLog {
+    return WitnessLog.from(this.raw(), this.limit, this.totalDropped);
+  }
+
+  static from(list: readonly RawWitness[], limit: number, dropped: number): WitnessLog {
+    const w = new WitnessLog(limit);
+    for (const e of list) w.push(e.step, e.at, e.mask, e.term);
+    w.dropped += dropped;
+    return w;
+  }
+}
+
 function setCurrent(p: PropState, t: Term): void {
   p.current = t;
   let row = p.rows.get(t.id);
-  if (!row) p.rows.set(t.id, (row = []));
+  // Pre-sized and filled so V8 keeps the row a packed array (fast indexed reads).
+  if (!row) p.rows.set(t.id, (row = new Array<Term | undefined>(p.apIdx.length <= MAX_CACHED_APS ? 1 << p.apIdx.length : 0).fill(undefined)));
   p.row = row;
 }
 

@@ -45,12 +45,15 @@ export class LtlfDfa {
   private readonly index = new Map<string, number>();
   private readonly maxNodes: number;
   private readonly relevant: ReadonlySet<string>;
+  /** The formula's initial term (for building products with other automata in the same store). */
+  readonly term: Term;
   /** True once a liveness search hit `maxNodes` and answered optimistically. */
   truncated = false;
 
   constructor(formula: LtlNode | Term, options: LtlfDfaOptions = {}) {
     this.store = options.store ?? new TermStore();
     const term = isTerm(formula) ? formula : this.store.fromNode(formula);
+    this.term = term;
     this.maxNodes = options.maxNodes ?? 20_000;
     const props = new Set<string>();
     collectAps(this.store, term, props);
@@ -194,9 +197,12 @@ export function allLetters(props: readonly string[]): Letter[] {
 
 /** LTLf satisfiability: is there a finite trace (over `alphabet`, default all subsets) satisfying it? */
 export function satisfiableLtlf(formula: LtlNode, alphabet?: readonly Letter[]): boolean {
-  const probe = new LtlfDfa(formula);
+  const store = new TermStore();
+  const term = store.fromNode(formula);
   const props = new Set<string>();
-  collectAps(probe.store, probe.store.fromNode(formula), props);
-  const dfa = new LtlfDfa(formula, { alphabet: alphabet ?? allLetters([...props].slice(0, 12)) });
+  collectAps(store, term, props);
+  // Beyond 12 propositions fall back to single-event letters rather than 2^n of them.
+  const letters = alphabet ?? (props.size <= 12 ? allLetters([...props]) : undefined);
+  const dfa = new LtlfDfa(term, { store, ...(letters ? { alphabet: letters } : {}) });
   return dfa.live(dfa.start);
 }

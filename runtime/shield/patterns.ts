@@ -74,7 +74,7 @@ const PATTERNS: readonly PatternDef[] = [
   {
     id: 'existence',
     english: '{p} eventually happens',
-    aliases: ['eventually {p}', '{p} must happen'],
+    aliases: ['eventually {p}'],
     ltl: {
       globally: 'F {p}',
       before: '!{r} W ({p} & !{r})',
@@ -214,11 +214,16 @@ export function instantiate(id: string, scope: Scope, slots: PatternSlots): Patt
 // English → LTL
 
 /** A proposition in an English sentence: a bare token (`call:refund`, `at.kitchen`) or "quoted". */
-const ATOM_RE = String.raw`("(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_:.\-/]*)`;
+const ATOM_RE = String.raw`("(?:[^"\\]|\\.)*"|[A-Za-z_](?:[A-Za-z0-9_:.\-/]*[A-Za-z0-9_])?)`;
 const RESERVED = new Set(['never', 'always', 'every', 'is', 'and', 'then', 'after', 'before', 'between', 'until', 'only', 'within', 'at', 'most', 'times', 'no', 'must', 'happens', 'happen', 'followed', 'by', 'eventually', 'whenever', 'twice', 'in', 'a', 'row', 'call', 'of', 'steps']);
 
 function englishAtom(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_:.\-/]*$/.test(name) && !RESERVED.has(name.toLowerCase()) ? name : JSON.stringify(name);
+  return /^[A-Za-z_](?:[A-Za-z0-9_:.\-/]*[A-Za-z0-9_])?$/.test(name) && !RESERVED.has(name.toLowerCase()) ? name : JSON.stringify(name);
+}
+
+/** Outside pattern sentences a name only needs quotes when it has spaces or quotes in it. */
+function plainAtom(name: string): string {
+  return /^[^\s"()]+$/.test(name) ? name : JSON.stringify(name);
 }
 
 function readAtom(token: string): string {
@@ -403,9 +408,9 @@ function compositional(n: LtlNode): string {
     case 'false':
       return 'false';
     case 'ap':
-      return englishAtom(n.name);
+      return plainAtom(n.name);
     case '!':
-      return n.arg.op === 'ap' ? `not ${englishAtom(n.arg.name)}` : `not ${sub(n.arg)}`;
+      return n.arg.op === 'ap' ? `not ${plainAtom(n.arg.name)}` : `not ${sub(n.arg)}`;
     case 'X':
       return `at the next step, ${sub(n.arg)}`;
     case 'F':

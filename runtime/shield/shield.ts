@@ -120,6 +120,7 @@ export class Shield {
   private readonly tools: string[];
   private readonly labelCall?: (call: ToolCall) => Iterable<string>;
   private readonly history: string[][] = [];
+  private readonly pairs = new Map<string, LtlfDfa>();
 
   constructor(rules: readonly RuleInput[], options: ShieldOptions = {}) {
     this.rules = resolveRules(rules);
@@ -198,6 +199,24 @@ export class Shield {
     this.history.push([...letter].sort());
   }
 
+  /** Two rules that together cannot be satisfied after `letter`, if any. */
+  private conflictingPair(letter: Letter): [number, number] | undefined {
+    for (let i = 0; i < this.rules.length; i++) {
+      for (let j = i + 1; j < this.rules.length; j++) {
+        const key = `${i},${j}`;
+        let dfa = this.pairs.get(key);
+        if (!dfa) {
+          const store = this.all.store;
+          dfa = new LtlfDfa(store.and([this.perRule[i].term, this.perRule[j].term]), { store, alphabet: this.all.alphabet });
+          this.pairs.set(key, dfa);
+        }
+        const q = dfa.step(dfa.run(this.history.map((l) => new Set(l))), letter);
+        if (!dfa.live(q)) return [i, j];
+      }
+    }
+    return undefined;
+  }
+
   private decide(letter: Letter, what: string): Decision {
     const breaches: RuleBreach[] = [];
     this.perRule.forEach((d, i) => {
@@ -208,13 +227,15 @@ export class Shield {
     if (breaches.length === 0) {
       const q = this.all.step(this.allState, letter);
       if (this.all.live(q)) return { allowed: true, letter: sorted, breaches, reason: `${what} is allowed` };
-      // Each rule alone could still be met, but not all of them together.
-      const involved = this.rules.map((r) => ({ rule: r.name, description: r.description, immediate: false }));
+      // Each rule alone could still be met, but not all of them together: name the smallest
+      // group we can find (a pair, else every rule).
+      const group = this.conflictingPair(letter) ?? this.rules.map((_, i) => i);
+      const involved = group.map((i) => ({ rule: this.rules[i].name, description: this.rules[i].description, immediate: false }));
       return {
         allowed: false,
         letter: sorted,
         breaches: involved,
-        reason: `${what} is blocked: after it the rules ${involved.map((b) => `"${b.rule}" (${b.description})`).join(', ')} can no longer all be satisfied together`,
+        reason: `${what} is blocked: after it the rules ${involved.map((b) => `"${b.rule}" (${b.description})`).join(' and ')} can no longer all be satisfied together`,
       };
     }
     const parts = breaches.map(

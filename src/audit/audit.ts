@@ -52,7 +52,7 @@ export interface PropertyOutcome {
   readonly firstViolationStep?: number;
   /** Line of the log holding that event. */
   readonly firstViolationLine?: number;
-  /** Steps where the progressed formula changed, up to the first violation (or to the end). */
+  /** For violated properties: the (last 20 by default) steps where the formula changed, up to the first violation. */
   readonly witness: readonly WitnessEntry[];
 }
 
@@ -196,7 +196,7 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
     if (!state) {
       state = {
         run: seenKeys.has(run) ? `${run}@line${line}` : run,
-        monitor: new ProgressionMonitor(options.properties, { recovery, recoverAfter: 'violation', witnessLimit: options.witnessLimit ?? 50 }),
+        monitor: new ProgressionMonitor(options.properties, { recovery, recoverAfter: 'violation', witnessLimit: options.witnessLimit ?? 20 }),
         firstLine: line,
         events: 0,
         previous: undefined,
@@ -221,8 +221,9 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
 }
 
 function toOutcome(s: FinalStatus): PropertyOutcome {
+  // Only violations carry a witness: per-run outcomes are what an audit keeps in memory.
   // A violation decided only at the end of the log (LTLf) has no violating line of its own.
-  const witness = s.violationWitness ?? s.witness;
+  const witness = s.violations > 0 ? (s.violationWitness ?? s.witness) : [];
   return {
     name: s.name,
     verdict: s.violations > 0 ? 'violated' : s.verdict,

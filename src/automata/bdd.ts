@@ -283,28 +283,20 @@ export class BddManager {
   }
 
   /**
-   * A small sum-of-products formula for f (Minato–Morreale irredundant cover), so printed guards
-   * read like `a & !b | c` rather than a Shannon expansion.
+   * A small formula for f: an irredundant cover (Minato–Morreale), built directly as a shared,
+   * factored formula (`!v & (…) | v & (…) | …`) so printed guards stay readable and large guards
+   * cost no more than their BDD.
    */
   toFormula(f: BddNode): Formula {
     if (f === BDD_FALSE) return FALSE;
     if (f === BDD_TRUE) return TRUE;
-    const cubes = this.isop(f, f, new Map());
-    return or(...cubes.map((cube) => and(...cube.map(([v, value]) => (value ? ap(this.names[v]) : not(ap(this.names[v])))))));
+    return this.isop(f, f, new Map()).formula;
   }
 
-  /** Irredundant cover of some function between lower and upper; cubes as (variable, value) lists. */
-  private isop(lower: BddNode, upper: BddNode, memo: Map<number, { cubes: [number, boolean][][]; fn: BddNode }>): [number, boolean][][] {
-    return this.isopRec(lower, upper, memo).cubes;
-  }
-
-  private isopRec(
-    lower: BddNode,
-    upper: BddNode,
-    memo: Map<number, { cubes: [number, boolean][][]; fn: BddNode }>,
-  ): { cubes: [number, boolean][][]; fn: BddNode } {
-    if (lower === BDD_FALSE) return { cubes: [], fn: BDD_FALSE };
-    if (upper === BDD_TRUE) return { cubes: [[]], fn: BDD_TRUE };
+  /** Cover of some function between lower and upper, with the function it denotes. */
+  private isop(lower: BddNode, upper: BddNode, memo: Map<number, { formula: Formula; fn: BddNode }>): { formula: Formula; fn: BddNode } {
+    if (lower === BDD_FALSE) return { formula: FALSE, fn: BDD_FALSE };
+    if (upper === BDD_TRUE) return { formula: TRUE, fn: BDD_TRUE };
     const key = lower * PAIR + upper;
     const hit = memo.get(key);
     if (hit) return hit;
@@ -312,18 +304,15 @@ export class BddManager {
     const [l0, l1] = this.level[lower] === v ? [this.lo[lower], this.hi[lower]] : [lower, lower];
     const [u0, u1] = this.level[upper] === v ? [this.lo[upper], this.hi[upper]] : [upper, upper];
     // Cubes that must mention ¬v / v, then the part both branches share (v left out).
-    const r0 = this.isopRec(this.and(l0, this.not(u1)), u0, memo);
-    const r1 = this.isopRec(this.and(l1, this.not(u0)), u1, memo);
+    const r0 = this.isop(this.and(l0, this.not(u1)), u0, memo);
+    const r1 = this.isop(this.and(l1, this.not(u0)), u1, memo);
     const lowerRest = this.or(this.and(l0, this.not(r0.fn)), this.and(l1, this.not(r1.fn)));
-    const rs = this.isopRec(lowerRest, this.and(u0, u1), memo);
-    const cubes: [number, boolean][][] = [
-      ...r0.cubes.map((c) => [[v, false] as [number, boolean], ...c]),
-      ...r1.cubes.map((c) => [[v, true] as [number, boolean], ...c]),
-      ...rs.cubes,
-    ];
+    const rs = this.isop(lowerRest, this.and(u0, u1), memo);
+    const atom = ap(this.names[v]);
+    const formula = or(and(not(atom), r0.formula), and(atom, r1.formula), rs.formula);
     const vNode = this.mk(v, BDD_FALSE, BDD_TRUE);
     const fn = this.or(this.or(this.and(this.not(vNode), r0.fn), this.and(vNode, r1.fn)), rs.fn);
-    const out = { cubes, fn };
+    const out = { formula, fn };
     memo.set(key, out);
     return out;
   }

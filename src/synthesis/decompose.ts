@@ -20,6 +20,11 @@ export interface DecomposedPart {
   readonly spec: GameSpec;
   /** Whether "unrealizable" for this part means "unrealizable" for the whole spec. */
   readonly conclusive: boolean;
+  /**
+   * Whether the part's counterstrategy also defeats every controller of the whole spec (no
+   * assumptions outside the part that the environment would additionally have to satisfy).
+   */
+  readonly counterstrategyCarries: boolean;
 }
 
 /** Top-level conjuncts, with `G (a ∧ b)` split into `G a ∧ G b`. */
@@ -111,7 +116,13 @@ export function decompose(spec: GameSpec): { parts: DecomposedPart[] } | undefin
       assumptions: of('assumption'),
       guarantees: of('guarantee'),
     };
-    return { spec: sub, conclusive: assumptionsOutside(root).every(envSatisfiable), size: list.length };
+    const outside = assumptionsOutside(root);
+    return {
+      spec: sub,
+      conclusive: outside.every(envSatisfiable),
+      counterstrategyCarries: outside.length === 0,
+      size: list.length,
+    };
   });
   // Small parts first: a quick "unrealizable" ends the search early.
   parts.sort((x, y) => x.size - y.size);

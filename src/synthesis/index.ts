@@ -144,7 +144,8 @@ function solveDecomposed(spec: GameSpec, options: SynthesisOptions, extract: boo
     budget.progress(`part ${part.spec.name}: ${outcome.verdict}`);
     if (outcome.verdict === 'unknown') return outcome;
     if (outcome.verdict === 'unrealizable') {
-      if (part.conclusive) return { ...outcome, stats: { ...outcome.stats, parts: plan.parts.length } };
+      if (extract ? part.counterstrategyCarries : part.conclusive)
+        return { ...outcome, stats: { ...outcome.stats, parts: plan.parts.length } };
       // The part may lean on assumptions that other parts own: decide the whole spec instead.
       budget.progress(`part ${part.spec.name} is unrealizable on its own; solving the whole spec`);
       return solveGame(spec, options, extract, budget);
@@ -202,6 +203,25 @@ function inputInvariant(f: Formula, inputs: ReadonlySet<string>): Formula | unde
   return f.arg;
 }
 
+/** The assumptions linked to `g` by shared propositions, directly or through other assumptions. */
+function relevantAssumptions(g: Formula, assumptions: readonly Formula[]): Formula[] {
+  const reached = new Set(atoms(g));
+  const chosen = new Set<number>();
+  let grew = true;
+  while (grew) {
+    grew = false;
+    assumptions.forEach((a, i) => {
+      if (chosen.has(i)) return;
+      const names = atoms(a);
+      if (![...names].some((n) => reached.has(n))) return;
+      chosen.add(i);
+      for (const n of names) reached.add(n);
+      grew = true;
+    });
+  }
+  return assumptions.filter((_, i) => chosen.has(i));
+}
+
 /** Solve one game: primal and dual interleaved with a growing bound K. */
 function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, budget: Budget): GameOutcome {
   const { tick, progress } = budget;
@@ -227,12 +247,22 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
   // Signal groups the move enumeration cannot enforce stay in the formula.
   const unenforced = spec.signals.filter((g) => !enforced.includes(g)).map((g) => exactlyOne(g.updates));
   const I = conj(spec.initially);
-  const body = [
-    ...spec.preset.flatMap((p) => conjuncts(p.formula)),
-    ...unenforced.map((f) => G(f)),
-    ...spec.guarantees.flatMap((p) => conjuncts(p.formula)).map((g) => implies(A, g)),
-  ];
-  const primalParts = body.map((p) => implies(I, p)).filter((p) => p !== TRUE);
+  const assumptionList = assumptionConjuncts.filter((_, i) => invariants[i] === undefined);
+  const guaranteeList = spec.guarantees.flatMap((p) => conjuncts(p.formula));
+  const primalPartsWith = (assumptionsFor: (g: Formula) => Formula) =>
+    [
+      ...spec.preset.flatMap((p) => conjuncts(p.formula)),
+      ...unenforced.map((f) => G(f)),
+      ...guaranteeList.map((g) => implies(assumptionsFor(g), g)),
+    ]
+      .map((p) => implies(I, p))
+      .filter((p) => p !== TRUE);
+  // First try each guarantee under only the assumptions that share propositions with it
+  // (transitively): much smaller automata, and sound — fewer assumptions only make the
+  // controller's task harder. The full assumptions come in if that does not settle it.
+  const relevantParts = primalPartsWith((g) => and(...relevantAssumptions(g, assumptionList)));
+  const fullParts = primalPartsWith(() => A);
+  const sameParts = relevantParts.length === fullParts.length && relevantParts.every((p, i) => p === fullParts[i]);
 
   // The dual may restrict the controller to signal-respecting outputs only when breaking a signal
   // violates φ outright, i.e. when there is no INITIALLY part that could excuse it.
@@ -244,13 +274,17 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
         and(conj(spec.preset), ...spec.signals.map((g) => G(exactlyOne(g.updates))), implies(A, conj(spec.guarantees))),
       );
 
-  const ucw = union(primalParts.map((p) => ucwFromTgba(translateLtl(not(p)))));
-  progress(`automaton for ¬φ: ${ucw.stateCount} states`);
   const envMover = mover(inputDims, true);
   const sysMover = mover(outputDims, true);
-  const primal = mealy
-    ? new MoveTable(ucw, envMover, sysMover, true, envFilter)
-    : new MoveTable(ucw, sysMover, envMover, false);
+  const primalTable = (parts: readonly Formula[], label: string): MoveTable => {
+    const automaton = union(parts.map((p) => ucwFromTgba(translateLtl(not(p)))));
+    progress(`automaton for ¬φ (${label}): ${automaton.stateCount} states`);
+    return mealy
+      ? new MoveTable(automaton, envMover, sysMover, true, envFilter)
+      : new MoveTable(automaton, sysMover, envMover, false);
+  };
+  let primal = primalTable(relevantParts, sameParts ? 'all assumptions' : 'relevant assumptions');
+  let primalComplete = sameParts;
 
   let dual: MoveTable | undefined;
   const dualTable = (): MoveTable => {
@@ -268,14 +302,19 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
   let primalStuck = options.games === 'dual';
   let dualStuck = options.games === 'primal';
   for (let K = 0; K <= maxK; K = K_SCHEDULE(K)) {
+    if (!primalComplete && K >= 2) {
+      primal = primalTable(fullParts, 'all assumptions');
+      primalComplete = true;
+      primalStuck = options.games === 'dual';
+    }
     if (!primalStuck) {
       const game = solveBounded(primal, K, nodeCap, tick);
       progress(`primal K=${K}: ${game.status} (${game.nodeCount} positions)`);
       if (game.status === 'win') return realizable(game);
       if (game.status === 'overflow') primalStuck = true;
-      else if (ucw.terminal && mealy && dualRestricted) {
+      else if (primalComplete && primal.ucw.terminal && mealy && dualRestricted) {
         // Losing the K = 0 game of a terminal automaton is final: one rejecting visit suffices.
-        const stats = { K, automatonStates: ucw.stateCount, gamePositions: game.nodeCount };
+        const stats = { K, automatonStates: primal.ucw.stateCount, gamePositions: game.nodeCount };
         if (!extract) return { verdict: 'unrealizable', stats };
         return { verdict: 'unrealizable', counterstrategy: extractAttractorCounterstrategy(game, inputs, outputs), stats };
       }
@@ -287,7 +326,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
       if (game.status === 'win') {
         const stats = {
           K,
-          automatonStates: ucw.stateCount,
+          automatonStates: primal.ucw.stateCount,
           dualAutomatonStates: table.ucw.stateCount,
           gamePositions: game.nodeCount,
         };
@@ -299,12 +338,12 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
       }
       if (game.status === 'overflow') dualStuck = true;
     }
-    if (primalStuck && dualStuck) return { verdict: 'unknown', reason: 'game too large' };
+    if (primalStuck && dualStuck && primalComplete) return { verdict: 'unknown', reason: 'game too large' };
   }
   return { verdict: 'unknown', reason: `no decision up to bound K=${maxK}` };
 
   function realizable(game: SolvedGame): GameOutcome {
-    const stats = { K: game.K, automatonStates: ucw.stateCount, gamePositions: game.nodeCount };
+    const stats = { K: game.K, automatonStates: game.table.ucw.stateCount, gamePositions: game.nodeCount };
     if (!extract) return { verdict: 'realizable', stats };
     const controller = mealy
       ? extractMealyController(game, inputs, outputs, outputDims)

@@ -2,7 +2,7 @@
  * src/tsl — public entry points of the TSL front end (see ast.ts for what the folder owns).
  */
 import { basename, extname } from 'node:path';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import type { GameSpec } from '../game/spec.js';
 import { abstractTsl, type NamingScheme } from './abstraction.js';
 import { checkTsl, type TslSymbols } from './check.js';
@@ -33,14 +33,33 @@ export interface TslLoadResult {
 
 /** Parses, checks and abstracts a `.tsl` file into a game. Throws `UserError` on any error. */
 export function loadTslGame(file: string, text: string, options: TslLoadOptions = {}): TslLoadResult {
-  const ast = parseTsl(file, text);
-  const checked = checkTsl(ast, text, { readFile: options.readFile });
-  const game = abstractTsl(checked, basename(file, extname(file)), options.names ?? 'readable');
-  return { game, symbols: checked.symbols, diagnostics: [...checked.warnings] };
+  return guardDepth(file, () => {
+    const ast = parseTsl(file, text);
+    const checked = checkTsl(ast, text, { readFile: options.readFile });
+    const game = abstractTsl(checked, basename(file, extname(file)), options.names ?? 'readable');
+    return { game, symbols: checked.symbols, diagnostics: [...checked.warnings] };
+  });
 }
 
 /** The symbol table of a `.tsl` file (like tsltools' `tslsym`). */
 export function tslSymbols(file: string, text: string, options: TslLoadOptions = {}): { symbols: TslSymbols; diagnostics: Diagnostic[] } {
-  const checked = checkTsl(parseTsl(file, text), text, { readFile: options.readFile });
-  return { symbols: checked.symbols, diagnostics: [...checked.warnings] };
+  return guardDepth(file, () => {
+    const checked = checkTsl(parseTsl(file, text), text, { readFile: options.readFile });
+    return { symbols: checked.symbols, diagnostics: [...checked.warnings] };
+  });
+}
+
+/**
+ * The passes recurse over the formula tree; a chain of thousands of operators (`a && a && …`)
+ * can exhaust the stack. That is an input the user must split, not a crash.
+ */
+function guardDepth<T>(file: string, work: () => T): T {
+  try {
+    return work();
+  } catch (err) {
+    if (err instanceof RangeError) {
+      throw new UserError({ severity: 'error', message: 'formula nested too deeply (split it into several formulas)', span: { file, line: 1, col: 1 }, code: 'too-deep' });
+    }
+    throw err;
+  }
 }

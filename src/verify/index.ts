@@ -12,6 +12,7 @@
 import { BDD_FALSE, BDD_TRUE, BddManager, type BddNode } from '../automata/bdd.js';
 import { stronglyConnectedComponents } from '../automata/scc.js';
 import { Tableau } from '../automata/tableau.js';
+import { type SymbolicTgba, translateLtlSymbolic } from '../automata/translate.js';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
 import { type GameSpec, inputNames, outputNames, specFormula } from '../game/spec.js';
 import { type Formula, not } from '../ltl/formula.js';
@@ -299,4 +300,37 @@ export function formatCounterexample(cx: Counterexample): string {
     'then repeat forever:',
     ...cx.cycle.map(line),
   ].join('\n');
+}
+
+export interface TraceCheck {
+  /** True when no continuation of the trace can satisfy the specification any more. */
+  readonly badPrefix: boolean;
+  /** Index of the first step after which that was already the case. */
+  readonly step?: number;
+}
+
+const specAutomata = new WeakMap<GameSpec, SymbolicTgba>();
+
+/**
+ * Is this finite execution already a bad prefix of the spec? Runs the trace through the pruned
+ * automaton of φ (every state of which still has an accepting continuation), so the answer is
+ * exact: the set of reachable states becomes empty exactly when every extension violates φ.
+ * The automaton is built once per spec object.
+ */
+export function checkTraceAgainstSpec(spec: GameSpec, steps: readonly ControllerStep[]): TraceCheck {
+  let aut = specAutomata.get(spec);
+  if (!aut) {
+    aut = translateLtlSymbolic(specFormula(spec), new BddManager());
+    specAutomata.set(spec, aut);
+  }
+  const a = aut;
+  let current = new Set(a.initial.filter((q) => a.edges[q].length > 0));
+  for (const [i, s] of steps.entries()) {
+    const letter = a.bdd.assignmentArray({ ...s.inputs, ...s.outputs });
+    const next = new Set<number>();
+    for (const q of current) for (const e of a.edges[q]) if (a.bdd.compatibleWith(e.guard, letter)) next.add(e.to);
+    if (next.size === 0) return { badPrefix: true, step: i };
+    current = next;
+  }
+  return { badPrefix: current.size === 0 };
 }

@@ -24,6 +24,9 @@ describe('automaton monitor (LTL3)', () => {
     expect(m.step(new Set(['a']))).toBe('pending');
     expect(m.step({ a: false })).toBe('violated');
     expect(m.decidedStep).toBe(1);
+    m.reset();
+    expect(m.verdict).toBe('pending');
+    expect(m.step(new Set(['a']))).toBe('pending');
   });
 
   it('is complete where progression is not: GF a & FG !a is violated before any event', () => {

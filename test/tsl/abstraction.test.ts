@@ -217,6 +217,12 @@ describe('definitions and imports', () => {
     expect(diagnostics.map((d) => [d.code, d.span?.file])).toEqual([['import-sections', '/t/lib.tsl']]);
   });
 
+  it('a definition may stand for an update, even with the target as a parameter', () => {
+    const { game, symbols } = load('set x v = [x <- v];\nguarantee { set light (dim level); }');
+    expect(game.outputs.map((p) => p.term)).toEqual(['[light <- dim level]', '[light <- light]']);
+    expect(symbols.outputs).toEqual(['light']);
+  });
+
   it('warns that an imported file’s sections are ignored', () => {
     const { diagnostics } = load('import "sub/more.tsl" as M\nguarantee { M.flag }', readFile);
     expect(diagnostics.map((d) => d.code)).toEqual(['import-sections']);

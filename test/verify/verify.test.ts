@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { evaluateOnLasso, type Lasso } from '../../src/automata/lasso.js';
 import type { MealyMachine, MealyTransition } from '../../src/game/mealy.js';
 import { type GameSpec, specFormula } from '../../src/game/spec.js';
-import { ap, F, type Formula, G, implies, X } from '../../src/ltl/formula.js';
-import { type ControllerStep, InternalVerificationError, verifyController, verifyOrThrow } from '../../src/verify/index.js';
+import { ap, F, type Formula, G, implies, not, X } from '../../src/ltl/formula.js';
+import { checkTraceAgainstSpec, type ControllerStep, InternalVerificationError, verifyController, verifyOrThrow } from '../../src/verify/index.js';
 import { prng, randomFormula } from '../automata/random-ltl.js';
 
 const r = ap('r');
@@ -191,3 +191,21 @@ function simulate(m: MealyMachine, w: { prefix: boolean[]; cycle: boolean[] }): 
   }
 }
 
+
+describe('checkTraceAgainstSpec', () => {
+  const step = (rv: boolean, gv: boolean): ControllerStep => ({ state: 0, inputs: { r: rv }, outputs: { g: gv } });
+  it('finds the first step after which the safety spec is violated', () => {
+    const s = spec({ guarantees: [G(implies(r, X(g)))] });
+    expect(checkTraceAgainstSpec(s, [step(false, false), step(true, false), step(false, true)])).toEqual({ badPrefix: false });
+    expect(checkTraceAgainstSpec(s, [step(false, false), step(true, false), step(false, false), step(true, true)])).toEqual({ badPrefix: true, step: 2 });
+  });
+  it('never reports a bad prefix for pure liveness', () => {
+    const s = spec({ guarantees: [G(F(g))] });
+    expect(checkTraceAgainstSpec(s, Array.from({ length: 20 }, () => step(true, false))).badPrefix).toBe(false);
+  });
+  it('detects prefixes that are bad only because of future obligations that cannot all be met', () => {
+    // r now forces both g and ¬g next: the first step is already fatal, though nothing failed yet.
+    const s = spec({ guarantees: [G(implies(r, X(g))), G(implies(r, X(not(g))))] });
+    expect(checkTraceAgainstSpec(s, [step(true, false)])).toEqual({ badPrefix: true, step: 0 });
+  });
+});

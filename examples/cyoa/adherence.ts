@@ -1,0 +1,94 @@
+/**
+ * Adherence of a played game, judged two ways (papers 000/001 Sec. 7):
+ *
+ * - procedural: the controller's choices against the spec, on the predicate answers the
+ *   controller actually saw. Checked by the independent checker (src/verify) as "is the trace
+ *   already a bad prefix of the full spec?", plus a replay of every step against the table. A
+ *   verified controller always passes; a failure is a bug in tslc, not in the model.
+ * - observed: the story as it really went, judged from independent labels (ground truth on the
+ *   simulated model), against the guarantees alone — hallucinated passages make it fail.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { replay, type ControllerTable } from '../../runtime/index.js';
+import { composeGames } from '../../src/codegen/compose.js';
+import { loadGame } from '../../src/frontend/load.js';
+import type { GameSpec } from '../../src/game/spec.js';
+import { checkTraceAgainstSpec, type ControllerStep } from '../../src/verify/index.js';
+import type { GameResult, TurnRecord } from './agent.js';
+import { CYOA_TASKS, type CyoaTask } from './prompts.js';
+
+/** The checkout's specs/ directory: found upwards from this file (works from sources and dist/). */
+export function specsDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'specs', 'adventure.tsl'))) return join(dir, 'specs');
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('cannot find the specs/ directory of the tslc checkout');
+    dir = parent;
+  }
+}
+
+export interface TaskSpecs {
+  /** The composed spec, as compiled into the task's controller. */
+  readonly full: GameSpec;
+  /** Only the controller's obligations (no environment assumptions), for observed adherence. */
+  readonly guarantees: GameSpec;
+}
+
+export async function loadTaskSpecs(task: CyoaTask, dir: string = specsDir()): Promise<TaskSpecs> {
+  const games: GameSpec[] = [];
+  for (const file of CYOA_TASKS[task].specs) games.push(await loadGame(join(dir, file)));
+  const full = composeGames(task, games);
+  return { full, guarantees: { ...full, name: `${task} (guarantees)`, initially: [], assumptions: [] } };
+}
+
+export interface AdherenceVerdict {
+  readonly ok: boolean;
+  /** The turn after which the trace could no longer satisfy the spec. */
+  readonly failedAtTurn?: number;
+  readonly reason?: string;
+}
+
+function steps(turns: readonly TurnRecord[], inputsOf: (t: TurnRecord) => Readonly<Record<string, boolean>>): ControllerStep[] {
+  return turns.map((t) => ({ state: t.stateBefore, inputs: { ...inputsOf(t) }, outputs: { ...t.outputs } }));
+}
+
+/** Procedural adherence: replay against the table, then the full spec on the controller's inputs. */
+export function checkProcedural(spec: GameSpec, table: ControllerTable, game: GameResult): AdherenceVerdict {
+  const replayed = replay(table, game.turns.map((t) => t.record));
+  if (!replayed.ok) {
+    const first = replayed.mismatches[0];
+    return { ok: false, failedAtTurn: first?.step, reason: `replay: ${first?.message ?? 'mismatch'}` };
+  }
+  const verdict = checkTraceAgainstSpec(spec, steps(game.turns, (t) => t.inputs));
+  return verdict.badPrefix
+    ? { ok: false, failedAtTurn: verdict.step, reason: 'the controller’s choices violate the spec on the answers it saw' }
+    : { ok: true };
+}
+
+/** Observed adherence: the guarantees on the judge's labels. Needs a game played with a judge. */
+export function checkObserved(guarantees: GameSpec, game: GameResult): AdherenceVerdict {
+  if (game.turns.some((t) => t.truth === undefined)) return { ok: false, reason: 'no ground-truth labels were recorded' };
+  const verdict = checkTraceAgainstSpec(guarantees, steps(game.turns, (t) => t.truth ?? {}));
+  return verdict.badPrefix ? { ok: false, failedAtTurn: verdict.step, reason: 'a guarantee fails on the judged story' } : { ok: true };
+}
+
+/**
+ * Arithmetic errors of the `safeCount` cell (papers' Table 2): turns where the counter's new value
+ * is not its old value plus the increments decided that turn. The TSL agent computes
+ * `safeCount + 1` in TypeScript, so this stays 0 unless the runtime is broken; a prompt-only agent
+ * has to do the counting in text and gets it wrong.
+ */
+export function countingErrors(game: GameResult): number {
+  let count = 0;
+  let errors = 0;
+  for (const t of game.turns) {
+    if (t.safeCount === undefined) return 0;
+    if (t.chosen.some((u) => /^\[safeCount <- /.test(u))) count += 1;
+    if (t.safeCount !== count) errors += 1;
+    count = t.safeCount;
+  }
+  return errors;
+}

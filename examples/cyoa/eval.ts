@@ -1,0 +1,418 @@
+/**
+ * The adherence evaluation of the papers (000/001 Sec. 7), `npm run eval:cyoa`: play N games of S
+ * turns per task with the TSL agent, check each game's procedural adherence (must be 100%) and
+ * observed adherence (judged from independent labels), and print/write Table 1 and Table 2.
+ *
+ * On the simulated model every game gets its own model seeded from (seed, game), the judge is the
+ * simulation's hidden ground truth, and everything is deterministic. On a real model the judge is
+ * a separate set of predicate calls (its own seed) to the same provider.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  CallBudget,
+  createLlmSession,
+  createModel,
+  isLlmError,
+  MemoryCache,
+  type Model,
+  NO_USAGE,
+  addUsage,
+  parseModelSpec,
+  simulatedModel,
+  type StepUsage,
+} from '../../runtime/llm/index.js';
+import { CYOA_PREDICATES, CYOA_TASKS, type CyoaTask } from './prompts.js';
+import { simulatedPlayer } from './player.js';
+import { type GameResult, type Judge, playGame } from './agent.js';
+import { checkObserved, checkProcedural, countingErrors, loadTaskSpecs } from './adherence.js';
+import { hasController, loadTaskController, TASK_ORDER } from './tasks.js';
+
+export interface EvalConfig {
+  readonly tasks: readonly CyoaTask[];
+  readonly games: number;
+  readonly steps: number;
+  /** `sim`, `sim:<seed>?…`, `openai:<model>`, `openai-compatible:<url>#<model>`. */
+  readonly model: string;
+  readonly seed: number;
+  /** Sim only: overrides the model string's hallucination rate. */
+  readonly hallucinationRate?: number;
+  /** Sim only: overrides the evaluator error rate. */
+  readonly evaluatorErrorRate?: number;
+  /** Point-in-time repair: regenerations per passage (0 = off). */
+  readonly repair: number;
+  readonly maxCalls?: number;
+  readonly timeoutMs?: number;
+  /** Tests: a model factory instead of the model string (e.g. a failing or AI SDK mock model). */
+  readonly makeModel?: (game: number) => Model;
+}
+
+export interface TaskRow {
+  readonly task: CyoaTask;
+  readonly method: string;
+  /** States of our verified controller; the paper's count beside it. */
+  readonly states: number | undefined;
+  readonly paperStates: number;
+  readonly games: number;
+  /** Games that ran to the end (no LLM failure). */
+  readonly completed: number;
+  readonly proceduralAdherence: number;
+  readonly observedAdherence: number;
+  readonly violations: number;
+  readonly hallucinationErrors: number;
+  readonly arithmeticErrors: number;
+  readonly repairs: number;
+  readonly errors: readonly { readonly game: number; readonly turn: number; readonly kind: string; readonly message: string }[];
+  readonly usage: StepUsage;
+  /** Why the task was not played (no controller module). */
+  readonly skipped?: string;
+}
+
+export interface EvalReport {
+  readonly model: string;
+  readonly simulated: boolean;
+  readonly seed: number;
+  readonly games: number;
+  readonly steps: number;
+  readonly repair: number;
+  readonly hallucinationRate?: number;
+  readonly evaluatorErrorRate?: number;
+  readonly rows: readonly TaskRow[];
+  readonly usage: StepUsage;
+  readonly seconds: number;
+}
+
+interface ModelSetup {
+  readonly id: string;
+  readonly simulated: boolean;
+  readonly hallucinationRate?: number;
+  readonly evaluatorErrorRate?: number;
+  /** The model and judge for one game. */
+  forGame(game: number): { model: Model; judge: (session: ReturnType<typeof createLlmSession>) => Judge };
+}
+
+function setupModel(config: EvalConfig): ModelSetup {
+  if (config.makeModel) {
+    const make = config.makeModel;
+    const probe = make(0);
+    return {
+      id: probe.id,
+      simulated: probe.simulated,
+      forGame: (game) => ({ model: make(game), judge: separateJudge(config.seed) }),
+    };
+  }
+  const spec = parseModelSpec(config.model);
+  if (spec.kind === 'sim') {
+    const hallucinationRate = config.hallucinationRate ?? spec.hallucinationRate ?? 0.03;
+    const evaluatorErrorRate = config.evaluatorErrorRate ?? spec.evaluatorErrorRate ?? 0;
+    return {
+      id: `sim (simulated model, seeds ${config.seed}+game)`,
+      simulated: true,
+      hallucinationRate,
+      evaluatorErrorRate,
+      forGame(game) {
+        const sim = simulatedModel({
+          seed: config.seed * 100_003 + game,
+          hallucinationRate,
+          evaluatorErrorRate,
+          garbageRate: spec.garbageRate,
+          answerNoiseRate: spec.answerNoiseRate,
+        });
+        return { model: sim, judge: () => (predicate, text) => sim.judge(predicate, text) };
+      },
+    };
+  }
+  const model = createModel(spec);
+  return { id: model.id, simulated: model.simulated, forGame: () => ({ model, judge: separateJudge(config.seed) }) };
+}
+
+/** On a real provider: the same location questions, asked separately with the judge's own seed. */
+function separateJudge(seed: number): (session: ReturnType<typeof createLlmSession>) => Judge {
+  return (session) => {
+    const asks = new Map<string, (text: string) => Promise<boolean>>();
+    return async (predicate, text) => {
+      const template = (CYOA_PREDICATES as Record<string, (typeof CYOA_PREDICATES)['inCave']>)[predicate];
+      if (!template) return undefined;
+      let ask = asks.get(predicate);
+      if (!ask) {
+        const judgeTemplate = { ...template, system: 'You are an impartial judge of a story. Answer only 0 or 1.' };
+        const predicateFn = createLlmSession({ model: session.model.inner, seed: seed + 7919, cache: undefined }).predicate(judgeTemplate);
+        ask = (t: string) => predicateFn(t);
+        asks.set(predicate, ask);
+      }
+      return ask(text);
+    };
+  };
+}
+
+const percent = (part: number, whole: number): number => (whole === 0 ? 0 : (100 * part) / whole);
+
+export async function runEvaluation(config: EvalConfig): Promise<EvalReport> {
+  const started = performance.now();
+  const setup = setupModel(config);
+  const budget = config.maxCalls === undefined ? undefined : new CallBudget({ maxCalls: config.maxCalls });
+  const rows: TaskRow[] = [];
+  let total = NO_USAGE;
+  for (const task of config.tasks) {
+    const info = CYOA_TASKS[task];
+    if (!hasController(task)) {
+      rows.push(emptyRow(task, `generated module missing (see docs/cyoa.md)`));
+      continue;
+    }
+    const controller = await loadTaskController(task);
+    const specs = await loadTaskSpecs(task);
+    // One cache per task: on the simulated model a cached text must come from the same simulated
+    // instance, which alone knows its hidden facts (games of different tasks share model ids).
+    const cache = new MemoryCache();
+    let procedural = 0;
+    let observed = 0;
+    let completed = 0;
+    let hallucinationErrors = 0;
+    let arithmeticErrors = 0;
+    let repairs = 0;
+    let usage = NO_USAGE;
+    const errors: { game: number; turn: number; kind: string; message: string }[] = [];
+    for (let game = 0; game < config.games; game++) {
+      const { model, judge } = setup.forGame(game);
+      const session = createLlmSession({
+        model,
+        seed: config.seed + game,
+        cache,
+        budget,
+        timeoutMs: config.timeoutMs ?? 60_000,
+        retry: { maxAttempts: 3, baseDelayMs: 250 },
+      });
+      let result: GameResult;
+      try {
+        result = await playGame({
+          task,
+          table: controller.table,
+          bindings: controller.bindings,
+          session,
+          player: { choose: async (turn) => simulatedPlayer(config.seed * 7 + game).move(turn) },
+          steps: config.steps,
+          repair: { maxAttempts: config.repair },
+          judge: judge(session),
+        });
+      } catch (err) {
+        // Setup failures (not LLM calls inside a turn) still end only this game, with a record.
+        const kind = isLlmError(err) ? err.kind : 'error';
+        errors.push({ game, turn: 0, kind, message: err instanceof Error ? err.message : String(err) });
+        continue;
+      }
+      usage = addUsage(usage, result.usage);
+      repairs += result.turns.reduce((n, t) => n + t.repairs, 0);
+      if (result.error) {
+        errors.push({ game, ...result.error });
+        continue;
+      }
+      completed += 1;
+      if (checkProcedural(specs.full, controller.table, result).ok) procedural += 1;
+      const seen = checkObserved(specs.guarantees, result);
+      if (seen.ok) observed += 1;
+      // Table 2: what went wrong in a violating game (both kinds may apply).
+      if (!seen.ok && result.turns.some((t) => t.hallucinated === true)) hallucinationErrors += 1;
+      if (!seen.ok && countingErrors(result) > 0) arithmeticErrors += 1;
+    }
+    total = addUsage(total, usage);
+    rows.push({
+      task,
+      method: 'TSL',
+      states: controller.metadata?.stateCount ?? controller.table.states.length,
+      paperStates: info.paperStates,
+      games: config.games,
+      completed,
+      proceduralAdherence: percent(procedural, completed),
+      observedAdherence: percent(observed, completed),
+      violations: percent(completed - observed, completed),
+      hallucinationErrors,
+      arithmeticErrors,
+      repairs,
+      errors,
+      usage,
+    });
+  }
+  return {
+    model: setup.id,
+    simulated: setup.simulated,
+    seed: config.seed,
+    games: config.games,
+    steps: config.steps,
+    repair: config.repair,
+    hallucinationRate: setup.hallucinationRate,
+    evaluatorErrorRate: setup.evaluatorErrorRate,
+    rows,
+    usage: total,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+function emptyRow(task: CyoaTask, skipped: string): TaskRow {
+  return {
+    task,
+    method: 'TSL',
+    states: undefined,
+    paperStates: CYOA_TASKS[task].paperStates,
+    games: 0,
+    completed: 0,
+    proceduralAdherence: 0,
+    observedAdherence: 0,
+    violations: 0,
+    hallucinationErrors: 0,
+    arithmeticErrors: 0,
+    repairs: 0,
+    errors: [],
+    usage: NO_USAGE,
+    skipped,
+  };
+}
+
+const TASK_LABEL: Readonly<Record<CyoaTask, string>> = {
+  adventure: 'adventure',
+  forest: 'adventure+forest',
+  choices: 'adventure+choices',
+  all: 'adventure+choices+forest',
+};
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+const pct = (value: number) => `${value.toFixed(1)}%`;
+
+/** Table 1 and Table 2 of the papers, as Markdown, with the run's settings and usage. */
+export function formatReport(report: EvalReport): string {
+  const settings = [
+    `model: ${report.model}${report.simulated ? ' — SIMULATED model, not a real LLM' : ''}`,
+    `seed: ${report.seed}; games per task: ${report.games}; steps per game: ${report.steps}; repair: ${report.repair === 0 ? 'off' : `up to ${report.repair} regenerations`}`,
+    ...(report.hallucinationRate === undefined ? [] : [`sim hallucination rate: ${report.hallucinationRate}; evaluator error rate: ${report.evaluatorErrorRate}`]),
+    `LLM calls: ${report.usage.calls} sent, ${report.usage.cachedCalls} cached, ${report.usage.failures} failed; tokens: ${report.usage.inputTokens} in / ${report.usage.outputTokens} out; ${report.seconds.toFixed(1)} s`,
+  ];
+  const t1 = table(
+    ['task', 'method', 'states (paper)', 'games', 'procedural adherence', 'observed adherence', 'violations'],
+    report.rows.map((r) =>
+      r.skipped
+        ? [TASK_LABEL[r.task], r.method, `– (${r.paperStates})`, '0', 'not run', r.skipped, '']
+        : [TASK_LABEL[r.task], r.method, `${r.states} (${r.paperStates})`, `${r.completed}/${r.games}`, pct(r.proceduralAdherence), pct(r.observedAdherence), pct(r.violations)],
+    ),
+  );
+  const t2 = table(
+    ['task', 'method', 'violating games', 'hallucination errors', 'arithmetic errors', 'repairs', 'LLM failures'],
+    report.rows
+      .filter((r) => !r.skipped)
+      .map((r) => [
+        TASK_LABEL[r.task],
+        r.method,
+        String(Math.round((r.violations * r.completed) / 100)),
+        String(r.hallucinationErrors),
+        String(r.arithmeticErrors),
+        String(r.repairs),
+        String(r.errors.length),
+      ]),
+  );
+  const failures = report.rows.flatMap((r) => r.errors.map((e) => `- ${TASK_LABEL[r.task]} game ${e.game}, turn ${e.turn}: ${e.kind}: ${e.message}`));
+  return [
+    '# CYOA adherence evaluation',
+    '',
+    ...settings.map((s) => `- ${s}`),
+    '',
+    '## Table 1: adherence',
+    '',
+    t1,
+    '',
+    '## Table 2: kinds of errors in violating games',
+    '',
+    t2,
+    ...(failures.length > 0 ? ['', '## Games ended by LLM failures', '', ...failures.slice(0, 20), ...(failures.length > 20 ? [`- … ${failures.length - 20} more`] : [])] : []),
+    '',
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command line: node dist/examples/cyoa/eval.js --games 75 --steps 20 --model sim --out eval.md
+
+const USAGE = `usage: npm run eval:cyoa -- [--games N] [--steps N] [--model M] [--seed N] [--tasks a,b]
+       [--hallucination P] [--evaluator-error P] [--repair N] [--max-calls N] [--out FILE]`;
+
+export function parseEvalArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): EvalConfig & { out: string } {
+  const values = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new Error(`unexpected argument '${arg}'\n${USAGE}`);
+    const eq = arg.indexOf('=');
+    if (eq > 0) values.set(arg.slice(2, eq), arg.slice(eq + 1));
+    else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new Error(`${arg} needs a value\n${USAGE}`);
+      values.set(arg.slice(2), next);
+      i++;
+    }
+  }
+  const known = new Set(['games', 'steps', 'model', 'seed', 'tasks', 'hallucination', 'evaluator-error', 'repair', 'max-calls', 'out']);
+  for (const key of values.keys()) if (!known.has(key)) throw new Error(`unknown option --${key}\n${USAGE}`);
+  const int = (key: string, fallback: number, min = 0): number => {
+    const text = values.get(key);
+    if (text === undefined) return fallback;
+    const n = Number(text);
+    if (!Number.isSafeInteger(n) || n < min) throw new Error(`--${key} expects an integer ≥ ${min}, got '${text}'`);
+    return n;
+  };
+  const rate = (key: string): number | undefined => {
+    const text = values.get(key);
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!(n >= 0 && n <= 1)) throw new Error(`--${key} expects a probability between 0 and 1, got '${text}'`);
+    return n;
+  };
+  const tasks = (values.get('tasks') ?? TASK_ORDER.join(',')).split(',').map((t) => t.trim());
+  for (const t of tasks) if (!(TASK_ORDER as readonly string[]).includes(t)) throw new Error(`unknown task '${t}'; tasks: ${TASK_ORDER.join(', ')}`);
+  const maxCalls = values.has('max-calls') ? int('max-calls', 0, 1) : undefined;
+  return {
+    tasks: tasks as CyoaTask[],
+    games: int('games', 10, 1),
+    steps: int('steps', 20, 1),
+    model: values.get('model') ?? (env.TSLC_MODEL?.trim() || 'sim'),
+    seed: int('seed', 1),
+    hallucinationRate: rate('hallucination'),
+    evaluatorErrorRate: rate('evaluator-error'),
+    repair: int('repair', 0),
+    maxCalls,
+    out: values.get('out') ?? 'cyoa-eval.md',
+  };
+}
+
+async function main(): Promise<number> {
+  let config: EvalConfig & { out: string };
+  try {
+    config = parseEvalArgs(process.argv.slice(2));
+    parseModelSpec(config.model);
+  } catch (err) {
+    process.stderr.write(`eval:cyoa: error: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 2;
+  }
+  const report = await runEvaluation(config);
+  const text = formatReport(report);
+  process.stdout.write(text);
+  mkdirSync(dirname(config.out), { recursive: true });
+  writeFileSync(config.out, text);
+  writeFileSync(config.out.replace(/\.md$/, '') + '.json', JSON.stringify(report, null, 2) + '\n');
+  process.stdout.write(`\nwritten to ${config.out} (and .json)\n`);
+  const bad = report.rows.some((r) => !r.skipped && r.completed > 0 && r.proceduralAdherence < 100);
+  if (bad) process.stderr.write('eval:cyoa: procedural adherence below 100% — this is a bug in tslc\n');
+  return bad ? 70 : 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`eval:cyoa: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 70;
+    },
+  );
+}

@@ -1,0 +1,20 @@
+/**
+ * src/patterns — plain English ⇄ LTL for rules and specs. The pattern library itself lives in
+ * runtime/shield/patterns.ts (shields read and explain English rules at run time, and runtime/
+ * must not import src/); this folder adds the compiler-side pieces: the `explain-ltl` command's
+ * logic, satisfiability checks, and the optional LLM translator for free text.
+ */
+export {
+  PatternError,
+  compileEnglish,
+  englishToLtl,
+  explainLtl,
+  instantiate,
+  matchPattern,
+  patternCatalogue,
+  type PatternInstance,
+  type PatternSlots,
+  type Scope,
+} from '../../runtime/shield/patterns.js';
+export { satisfiableLtlf } from '../../runtime/shield/dfa.js';
+export { TranslationError, formatTranslation, translateEnglish, type Translation, type TranslateOptions } from './translate.js';

@@ -1,0 +1,168 @@
+/**
+ * A small BDD package for the solver's move enumeration. Guards become BDDs with the first
+ * mover's propositions ordered first, so splitting on the first mover is a walk down the
+ * diagrams (no formula rebuilding), residuals are compared by node identity, and cofactors on
+ * the second mover's one-hot options are memoised restrictions.
+ */
+import type { Formula } from '../ltl/formula.js';
+
+export type Node = number;
+export const ZERO: Node = 0;
+export const ONE: Node = 1;
+
+export class Bdd {
+  private readonly lvl: number[] = [1 << 30, 1 << 30];
+  private readonly lo: number[] = [0, 1];
+  private readonly hi: number[] = [0, 1];
+  private readonly unique: Map<number, Node>[] = [];
+  private readonly andCache = new Map<number, Node>();
+  private readonly orCache = new Map<number, Node>();
+  private readonly notCache = new Map<number, Node>();
+  private readonly restrictCache = new Map<string, Node>();
+  private readonly formulaCache = new Map<number, Node>();
+
+  /** `order` lists every proposition; its index is the variable's level. */
+  constructor(readonly order: readonly string[]) {
+    this.levelOf = new Map(order.map((n, i) => [n, i]));
+    for (let i = 0; i < order.length; i++) this.unique.push(new Map());
+  }
+  readonly levelOf: ReadonlyMap<string, number>;
+
+  level(n: Node): number {
+    return this.lvl[n];
+  }
+  low(n: Node): Node {
+    return this.lo[n];
+  }
+  high(n: Node): Node {
+    return this.hi[n];
+  }
+
+  private mk(v: number, lo: Node, hi: Node): Node {
+    if (lo === hi) return lo;
+    const key = lo * 0x4000000 + hi;
+    const table = this.unique[v];
+    const found = table.get(key);
+    if (found !== undefined) return found;
+    const id = this.lvl.length;
+    this.lvl.push(v);
+    this.lo.push(lo);
+    this.hi.push(hi);
+    table.set(key, id);
+    return id;
+  }
+
+  variable(name: string): Node {
+    const v = this.levelOf.get(name);
+    if (v === undefined) throw new Error(`proposition '${name}' is neither an input nor an output`);
+    return this.mk(v, ZERO, ONE);
+  }
+
+  not(f: Node): Node {
+    if (f <= 1) return 1 - f;
+    const hit = this.notCache.get(f);
+    if (hit !== undefined) return hit;
+    const r = this.mk(this.lvl[f], this.not(this.lo[f]), this.not(this.hi[f]));
+    this.notCache.set(f, r);
+    return r;
+  }
+  and(f: Node, g: Node): Node {
+    if (f === ZERO || g === ZERO) return ZERO;
+    if (f === ONE) return g;
+    if (g === ONE || f === g) return f;
+    return this.apply(f, g, this.andCache, (a, b) => this.and(a, b));
+  }
+  or(f: Node, g: Node): Node {
+    if (f === ONE || g === ONE) return ONE;
+    if (f === ZERO) return g;
+    if (g === ZERO || f === g) return f;
+    return this.apply(f, g, this.orCache, (a, b) => this.or(a, b));
+  }
+  private ite(f: Node, g: Node, h: Node): Node {
+    return this.or(this.and(f, g), this.and(this.not(f), h));
+  }
+  private apply(f: Node, g: Node, cache: Map<number, Node>, op: (a: Node, b: Node) => Node): Node {
+    if (f > g) [f, g] = [g, f];
+    const key = f * 0x4000000 + g;
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const lf = this.lvl[f];
+    const lg = this.lvl[g];
+    const v = Math.min(lf, lg);
+    const r = this.mk(
+      v,
+      op(lf === v ? this.lo[f] : f, lg === v ? this.lo[g] : g),
+      op(lf === v ? this.hi[f] : f, lg === v ? this.hi[g] : g),
+    );
+    if (cache.size > 4_000_000) cache.clear();
+    cache.set(key, r);
+    return r;
+  }
+
+  fromFormula(f: Formula): Node {
+    const hit = this.formulaCache.get(f.id);
+    if (hit !== undefined) return hit;
+    let r: Node;
+    switch (f.kind) {
+      case 'true':
+        r = ONE;
+        break;
+      case 'false':
+        r = ZERO;
+        break;
+      case 'ap':
+        r = this.variable(f.name);
+        break;
+      case 'not':
+        r = this.not(this.fromFormula(f.arg));
+        break;
+      case 'and':
+        r = f.args.reduce((acc: Node, a) => this.and(acc, this.fromFormula(a)), ONE);
+        break;
+      case 'or':
+        r = f.args.reduce((acc: Node, a) => this.or(acc, this.fromFormula(a)), ZERO);
+        break;
+      case 'implies':
+        r = this.or(this.not(this.fromFormula(f.left)), this.fromFormula(f.right));
+        break;
+      case 'iff': {
+        const a = this.fromFormula(f.left);
+        const b = this.fromFormula(f.right);
+        r = this.ite(a, b, this.not(b));
+        break;
+      }
+      case 'xor': {
+        const a = this.fromFormula(f.left);
+        const b = this.fromFormula(f.right);
+        r = this.ite(a, this.not(b), b);
+        break;
+      }
+      default:
+        throw new Error(`temporal operator ${f.kind} in a guard`);
+    }
+    this.formulaCache.set(f.id, r);
+    return r;
+  }
+
+  /**
+   * f with the variables of `levels` fixed to `values`; `key` identifies the assignment (for
+   * memoisation across calls).
+   */
+  restrict(f: Node, levels: readonly number[], values: readonly boolean[], key: string): Node {
+    if (f <= 1) return f;
+    let max = -1;
+    for (const l of levels) if (l > max) max = l;
+    if (this.lvl[f] > max) return f;
+    const ck = `${f}|${key}`;
+    const hit = this.restrictCache.get(ck);
+    if (hit !== undefined) return hit;
+    const v = this.lvl[f];
+    const i = levels.indexOf(v);
+    let r: Node;
+    if (i >= 0) r = this.restrict(values[i] ? this.hi[f] : this.lo[f], levels, values, key);
+    else r = this.mk(v, this.restrict(this.lo[f], levels, values, key), this.restrict(this.hi[f], levels, values, key));
+    if (this.restrictCache.size > 2_000_000) this.restrictCache.clear();
+    this.restrictCache.set(ck, r);
+    return r;
+  }
+}
