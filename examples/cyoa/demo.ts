@@ -133,7 +133,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<number>
   // 2. The model: simulated unless configured.
   let model: Model;
   try {
-    model = createModel(options.model ?? 'sim');
+    model = createModel(options.model ?? `sim:${options.seed}`);
   } catch (err) {
     throw new DemoConfigError(err instanceof Error ? err.message : String(err));
   }

@@ -19,6 +19,7 @@ import {
   type WitnessEntry,
   ProgressionMonitor,
 } from '../../runtime/monitor/progression.js';
+import { AutomatonMonitor, type MonitorAutomaton } from '../../runtime/monitor/automaton.js';
 import type { LogItem } from './logs.js';
 import type { AuditRule } from './rules.js';
 
@@ -41,6 +42,11 @@ export interface AuditOptions {
   /** Stop at the first malformed line instead of skipping it. */
   readonly strict?: boolean;
   readonly witnessLimit?: number;
+  /**
+   * LTL3 automata, one per property (same order): a property that progression leaves pending at
+   * the end of a run gets the automaton's complete verdict instead (LTL3 semantics only).
+   */
+  readonly automata?: readonly MonitorAutomaton[];
 }
 
 export interface PropertyOutcome {
@@ -54,6 +60,8 @@ export interface PropertyOutcome {
   readonly firstViolationLine?: number;
   /** For violated properties: the (last 20 by default) steps where the formula changed, up to the first violation. */
   readonly witness: readonly WitnessEntry[];
+  /** Set when the verdict came from the LTL3 automaton monitor (progression was still pending). */
+  readonly decidedBy?: 'automaton';
 }
 
 export interface RunOutcome {
@@ -134,6 +142,8 @@ interface RunState {
   readonly firstLine: number;
   events: number;
   previous: EventRecord | undefined;
+  /** Automaton monitors (with `automata`) and the line at which each reached its verdict. */
+  readonly autos?: { monitor: AutomatonMonitor; line?: number }[];
 }
 
 export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>, options: AuditOptions): Promise<AuditReport> {
@@ -147,8 +157,14 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
   const seenKeys = new Set<string>();
   let currentKey: string | undefined;
   const close = (s: RunState): void => {
-    outcomes.push({ run: s.run, events: s.events, firstLine: s.firstLine, properties: s.monitor.finish(semantics).map(toOutcome) });
+    let properties = s.monitor.finish(semantics).map(toOutcome);
+    if (s.autos && semantics === 'ltl3') properties = properties.map((p, i) => complete(p, s.autos![i]));
+    outcomes.push({ run: s.run, events: s.events, firstLine: s.firstLine, properties });
   };
+  const index = new Map(options.properties.map((p, i) => [p.name, i]));
+  if (options.automata && options.automata.length !== options.properties.length) {
+    throw new Error('auditLog: one automaton per property is needed');
+  }
   const malformed: Malformed[] = [];
   let malformedCount = 0;
   let events = 0;
@@ -200,10 +216,22 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
         firstLine: line,
         events: 0,
         previous: undefined,
+        ...(options.automata ? { autos: options.automata.map((a) => ({ monitor: new AutomatonMonitor(a) })) } : {}),
       };
       runs.set(run, state);
     }
-    state.monitor.step(labels, line);
+    const reached = state.monitor.step(labels, line);
+    if (state.autos) {
+      for (const a of state.autos) {
+        if (a.monitor.verdict === 'pending' && a.monitor.step(labels) !== 'pending') a.line = line;
+      }
+      // Progression reached a verdict and (with recovery) restarted: restart the automaton with it.
+      for (const r of reached) {
+        const a = state.autos[index.get(r.name)!];
+        a.monitor.reset();
+        a.line = undefined;
+      }
+    }
     state.events++;
     state.previous = event;
     events++;
@@ -232,6 +260,21 @@ function toOutcome(s: FinalStatus): PropertyOutcome {
     ...(s.firstViolationStep !== undefined ? { firstViolationStep: s.firstViolationStep } : {}),
     ...(s.firstViolationAt !== undefined ? { firstViolationLine: s.firstViolationAt } : {}),
     witness,
+  };
+}
+
+function complete(p: PropertyOutcome, a: { monitor: AutomatonMonitor; line?: number }): PropertyOutcome {
+  if (p.verdict !== 'pending') return p;
+  const v = a.monitor.verdict;
+  if (v === 'pending') return p;
+  if (v === 'satisfied') return { ...p, verdict: 'satisfied', satisfactions: p.satisfactions + 1, decidedBy: 'automaton' };
+  return {
+    ...p,
+    verdict: 'violated',
+    violations: p.violations + 1,
+    firstViolationStep: p.firstViolationStep ?? a.monitor.decidedStep,
+    ...(p.firstViolationLine === undefined && a.line !== undefined ? { firstViolationLine: a.line } : {}),
+    decidedBy: 'automaton',
   };
 }
 

@@ -26,8 +26,6 @@ export interface Term {
 /** Above this many terms in one expansion, the verifier expands per controller transition. */
 const FULL_EXPANSION_LIMIT = 256;
 class TooManyTerms extends Error {}
-/** Longest term list on which `reduce` still looks for dominated terms. */
-const DOMINATION_LIMIT = 64;
 
 interface ExpansionContext {
   readonly limit: number;
@@ -184,9 +182,6 @@ export class Tableau {
       else groups.set(key, { guard: t.guard, next, pending: t.pending });
     }
     const list = [...groups.values()];
-    // Domination is an optimisation; on long lists (products of many exclusive alternatives) it
-    // costs O(k²) BDD operations and rarely removes anything, so skip it there.
-    if (list.length > DOMINATION_LIMIT) return list;
     const dominates = (a: Term, b: Term) => isSubset(a.pending, b.pending) && syntacticImplies(b.next, a.next);
     for (let i = 0; i < list.length; i++) {
       for (let j = 0; j < list.length; j++) {

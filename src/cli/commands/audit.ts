@@ -33,6 +33,10 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   const groupBy = typeof args['group-by'] === 'string' ? args['group-by'] : (labelCfg.groupBy ?? rules.groupBy);
   const labels = rules.labels || labelCfg.labels ? { ...rules.labels, ...labelCfg.labels } : undefined;
 
+  // Complete LTL3 verdicts need the automata layer; load it only when asked.
+  const automata = args.complete
+    ? await import('../../audit/automaton.js').then((m) => rules.properties.map((p) => m.buildMonitorAutomaton(p.formula)))
+    : undefined;
   let report;
   try {
     report = await auditLog(readLog(logPath, { format, ...(columns ? { columns } : {}) }), {
@@ -44,6 +48,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
       semantics,
       recovery: args.recovery !== false,
       strict: Boolean(args.strict),
+      ...(automata ? { automata } : {}),
     });
   } catch (err) {
     if (err instanceof MalformedLineError) {

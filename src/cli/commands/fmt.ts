@@ -11,7 +11,7 @@ import { ExitCode } from '../exit-codes.js';
 export async function run(args: Record<string, unknown>): Promise<number> {
   const { file, text } = readTslFile(args);
   const style = args.style === 'call' ? 'call' : 'curried';
-  const formatted = formatTsl(parseTsl(file, text), { style });
+  const formatted = formatTsl(parseTsl(file, text), { style, source: text });
   if (args.check) {
     if (formatted === text) return ExitCode.ok;
     process.stderr.write(`${file}: not formatted (run tslc fmt --write ${file})\n`);

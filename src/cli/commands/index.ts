@@ -41,6 +41,7 @@ export const commands: readonly CommandSpec[] = [
         .option('missing', { choices: ['false', 'error'], describe: 'a proposition whose field is missing: false, or a malformed line' })
         .option('recovery', { type: 'boolean', default: true, describe: 'restart a property after a violation and count violations (TRAC_R)' })
         .option('strict', { type: 'boolean', default: false, describe: 'stop at the first malformed line (exit 2)' })
+        .option('complete', { type: 'boolean', default: false, describe: 'LTL3: settle what progression leaves pending with automaton monitors' })
         .option('witness', { type: 'boolean', default: false, describe: 'print witnesses of violating runs' })
         .option('json', { type: 'boolean', default: false, describe: 'print the full report as JSON' }),
     load: () => import('./audit.js'),
