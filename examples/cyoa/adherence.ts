@@ -33,7 +33,11 @@ export function specsDir(): string {
 export interface TaskSpecs {
   /** The composed spec, as compiled into the task's controller. */
   readonly full: GameSpec;
-  /** Only the controller's obligations (no environment assumptions), for observed adherence. */
+  /** The controller's obligations without environment assumptions (initial conditions kept). */
+  readonly obligations: GameSpec;
+  /** Only the environment assumptions, as obligations: a bad prefix means the LLM broke one. */
+  readonly assumptions: GameSpec;
+  /** Only the guarantees, for observed adherence on judged labels. */
   readonly guarantees: GameSpec;
 }
 
@@ -41,7 +45,12 @@ export async function loadTaskSpecs(task: CyoaTask, dir: string = specsDir()): P
   const games: GameSpec[] = [];
   for (const file of CYOA_TASKS[task].specs) games.push(await loadGame(join(dir, file)));
   const full = composeGames(task, games);
-  return { full, guarantees: { ...full, name: `${task} (guarantees)`, initially: [], assumptions: [] } };
+  return {
+    full,
+    obligations: { ...full, name: `${task} (obligations)`, assumptions: [] },
+    assumptions: { ...full, name: `${task} (assumptions)`, preset: [], assumptions: [], guarantees: full.assumptions },
+    guarantees: { ...full, name: `${task} (guarantees)`, initially: [], assumptions: [] },
+  };
 }
 
 export interface AdherenceVerdict {
@@ -49,23 +58,34 @@ export interface AdherenceVerdict {
   /** The turn after which the trace could no longer satisfy the spec. */
   readonly failedAtTurn?: number;
   readonly reason?: string;
+  /** Procedural: turns checked (those before the LLM first broke an environment assumption). */
+  readonly checkedTurns?: number;
 }
 
 function steps(turns: readonly TurnRecord[], inputsOf: (t: TurnRecord) => Readonly<Record<string, boolean>>): ControllerStep[] {
   return turns.map((t) => ({ state: t.stateBefore, inputs: { ...inputsOf(t) }, outputs: { ...t.outputs } }));
 }
 
-/** Procedural adherence: replay against the table, then the full spec on the controller's inputs. */
-export function checkProcedural(spec: GameSpec, table: ControllerTable, game: GameResult): AdherenceVerdict {
+/**
+ * Procedural adherence: replay every step against the table, then check the controller's
+ * obligations on the answers it saw. A finite trace is never a bad prefix of "assumptions →
+ * guarantees" (the environment could still break an assumption later), so the guarantees are
+ * checked on their own — over the turns before the LLM first broke an assumption (e.g. a
+ * hallucinated `toCave` passage that is not in a cave), after which the spec promises nothing.
+ */
+export function checkProcedural(specs: TaskSpecs, table: ControllerTable, game: GameResult): AdherenceVerdict {
   const replayed = replay(table, game.turns.map((t) => t.record));
   if (!replayed.ok) {
     const first = replayed.mismatches[0];
-    return { ok: false, failedAtTurn: first?.step, reason: `replay: ${first?.message ?? 'mismatch'}` };
+    return { ok: false, failedAtTurn: first?.step, reason: `replay: ${first?.message ?? 'mismatch'}`, checkedTurns: 0 };
   }
-  const verdict = checkTraceAgainstSpec(spec, steps(game.turns, (t) => t.inputs));
+  const trace = steps(game.turns, (t) => t.inputs);
+  const broken = checkTraceAgainstSpec(specs.assumptions, trace);
+  const checked = broken.badPrefix ? trace.slice(0, broken.step) : trace;
+  const verdict = checkTraceAgainstSpec(specs.obligations, checked);
   return verdict.badPrefix
-    ? { ok: false, failedAtTurn: verdict.step, reason: 'the controller’s choices violate the spec on the answers it saw' }
-    : { ok: true };
+    ? { ok: false, failedAtTurn: verdict.step, reason: 'the controller’s choices violate the spec on the answers it saw', checkedTurns: checked.length }
+    : { ok: true, checkedTurns: checked.length };
 }
 
 /** Observed adherence: the guarantees on the judge's labels. Needs a game played with a judge. */

@@ -174,10 +174,10 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<number>
 
   // 4. Report: the game's procedural adherence, usage, and any failure.
   const specs = await loadTaskSpecs(options.task, dir);
-  const procedural = checkProcedural(specs.full, controller.table, result);
+  const procedural = checkProcedural(specs, controller.table, result);
   const usage = result.usage;
   write(`\n${result.quit ? 'You left the story' : result.error ? 'The game ended early' : 'The end'} after ${result.turns.length} turn(s).\n`);
-  write(`Procedural adherence: ${procedural.ok ? 'every choice of the controller satisfies the spec (checked by src/verify)' : `VIOLATED — ${procedural.reason}`}\n`);
+  write(`Procedural adherence: ${procedural.ok ? `every choice of the controller satisfies the spec (checked by src/verify over ${procedural.checkedTurns} turn(s))` : `VIOLATED — ${procedural.reason}`}\n`);
   write(`LLM usage: ${usage.calls} calls, ${usage.inputTokens + usage.outputTokens} tokens${model.simulated ? ' (simulated)' : ''}\n`);
   if (result.error) {
     write(`error: turn ${result.error.turn + 1}: ${result.error.kind}: ${result.error.message}\n`);

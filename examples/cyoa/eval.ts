@@ -208,7 +208,7 @@ export async function runEvaluation(config: EvalConfig): Promise<EvalReport> {
         continue;
       }
       completed += 1;
-      if (checkProcedural(specs.full, controller.table, result).ok) procedural += 1;
+      if (checkProcedural(specs, controller.table, result).ok) procedural += 1;
       const seen = checkObserved(specs.guarantees, result);
       if (seen.ok) observed += 1;
       // Table 2: what went wrong in a violating game (both kinds may apply).

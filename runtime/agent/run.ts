@@ -131,7 +131,9 @@ export async function runAgent(spec: AgentSpec, model: Model, env: AgentEnv, opt
       }
       text = got;
     } else {
-      const raw = await ask([], transcript, markers);
+      let raw = await ask([], transcript, markers);
+      // Models often echo the marker they were given; that is not a transition.
+      if (raw.trimStart().startsWith(state.text)) raw = raw.trimStart().slice(state.text.length);
       const m = firstMarker(raw, spec.states);
       text = m ? raw.slice(0, m.at) : raw;
       proposed = m?.state;
@@ -198,11 +200,13 @@ export async function runAgent(spec: AgentSpec, model: Model, env: AgentEnv, opt
   }
 
   const last = steps[steps.length - 1];
-  const accepted = automaton.accepting(q) && (final === undefined || last?.state === final || stopReason === 'env-ended');
+  // Env-ended: the environment's refusal to take its turn ends the session at that turn.
+  const complete =
+    stopReason === 'final-state' || ((stopReason === 'env-ended' || stopReason === 'no-successor') && automaton.accepting(q));
   return {
     steps,
     transcript,
-    complete: accepted && stopReason !== 'max-steps' && stopReason !== 'no-successor' ? true : stopReason === 'no-successor' && automaton.accepting(q),
+    complete,
     stopReason,
     ...(stopReason === 'final-state' && last ? { answer: last.text } : {}),
     corrections,

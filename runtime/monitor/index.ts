@@ -5,6 +5,7 @@
  */
 export {
   ProgressionMonitor,
+  MonitorLimitError,
   type EndSemantics,
   type FinalStatus,
   type Labels,

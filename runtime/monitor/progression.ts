@@ -127,8 +127,10 @@ interface SnapshotWitness {
   readonly formula: LtlNode;
 }
 
-/** Properties with more propositions than this are progressed without the memo table. */
-const MAX_CACHED_APS = 24;
+/** Label sets are bit masks over a property's propositions. */
+const MAX_APS = 30;
+/** Up to this many propositions a property's memo rows are dense arrays (2^12 entries). */
+const DENSE_ROW_APS = 12;
 
 export class ProgressionMonitor {
   private readonly store: TermStore;
@@ -150,6 +152,11 @@ export class ProgressionMonitor {
       names.add(p.name);
     }
     this.props = properties.map((p) => this.makeState(p.name, this.store.fromNode(p.formula)));
+    for (const p of this.props) {
+      if (p.apIdx.length > MAX_APS) {
+        throw new MonitorLimitError(`property '${p.name}' mentions ${p.apIdx.length} atomic propositions; at most ${MAX_APS} are supported (split it into several properties)`);
+      }
+    }
     this.values = new Uint8Array(this.store.aps.length);
     for (const p of this.props) this.settle(p, p.current, 0, undefined);
   }
@@ -216,15 +223,10 @@ export class ProgressionMonitor {
       let mask = 0;
       for (let i = 0; i < idx.length; i++) if (values[idx[i]]) mask |= 1 << i;
       const cur = p.current;
-      let next: Term | undefined;
-      if (idx.length <= MAX_CACHED_APS) {
-        next = p.row[mask];
-        if (next === undefined) {
-          next = normalize(this.store, progress(this.store, cur, (ap) => Boolean(values[ap])));
-          p.row[mask] = next;
-        }
-      } else {
+      let next = p.row[mask];
+      if (next === undefined) {
         next = normalize(this.store, progress(this.store, cur, (ap) => Boolean(values[ap])));
+        p.row[mask] = next;
       }
       p.prev = cur;
       p.lastMask = mask;
@@ -471,9 +473,18 @@ class WitnessLog {
 function setCurrent(p: PropState, t: Term): void {
   p.current = t;
   let row = p.rows.get(t.id);
-  // Pre-sized and filled so V8 keeps the row a packed array (fast indexed reads).
-  if (!row) p.rows.set(t.id, (row = new Array<Term | undefined>(p.apIdx.length <= MAX_CACHED_APS ? 1 << p.apIdx.length : 0).fill(undefined)));
+  // Small rows are pre-sized and filled so V8 keeps them packed (fast indexed reads); rows for
+  // properties with many propositions stay sparse.
+  if (!row) p.rows.set(t.id, (row = p.apIdx.length <= DENSE_ROW_APS ? new Array<Term | undefined>(1 << p.apIdx.length).fill(undefined) : []));
   p.row = row;
+}
+
+/** A property is too large for the monitor (too many propositions). */
+export class MonitorLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MonitorLimitError';
+  }
 }
 
 const NONE: readonly { name: string; verdict: Verdict }[] = Object.freeze([]);

@@ -37,8 +37,6 @@ interface ExpansionContext {
 export class Tableau {
   private readonly expansions = new Map<number, readonly Term[]>();
   private readonly successorMemo = new Map<number, readonly Term[]>();
-  /** Every eventuality that was ever postponed, by id. */
-  readonly eventualities = new Map<number, Formula>();
 
   constructor(readonly bdd: BddManager) {}
 
@@ -100,7 +98,6 @@ export class Tableau {
   }
 
   private postpone(f: Formula, eventuality: boolean): Term {
-    if (eventuality) this.eventualities.set(f.id, f);
     return { guard: BDD_TRUE, next: f, pending: eventuality ? [f.id] : [] };
   }
 

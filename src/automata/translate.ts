@@ -143,27 +143,21 @@ function postProcess(
     return { bdd, aps, stateCount: 1, initial: [0], accSets: 0, edges: [[]], stateFormulas: [states[initial[0]] ?? states[0]] };
   }
 
-  // Acceptance sets: eventualities postponed on some edge inside a kept cycle.
-  const evSet = new Set<number>();
-  for (let s = 0; s < n; s++) {
-    if (!keep(s)) continue;
-    for (const e of raw[s]) if (comp[e.to] === comp[s]) for (const p of e.pending) evSet.add(p);
-  }
-  const evs = [...evSet].sort((a, b) => a - b);
-  const allMarks = evs.map((_, i) => i);
+  // Acceptance sets, numbered per SCC: a run's acceptance depends only on the SCC it ends in, so
+  // each SCC needs one set per distinct "does not postpone eventuality e" column of its internal
+  // edges; identical columns share a set, and indices the SCC does not need mark all its edges.
+  const marksOf = sccMarks(n, comp, count, raw, keep);
+  const accSets = marksOf.accSets;
 
-  // Renumber kept states; compute marks.
+  // Renumber kept states.
   const newIndex = new Int32Array(n).fill(-1);
   const keptStates: number[] = [];
   for (let s = 0; s < n; s++) if (keep(s)) newIndex[s] = keptStates.push(s) - 1;
   let edges: SymbolicEdge[][] = keptStates.map((s) =>
     raw[s]
-      .filter((e) => keep(e.to))
-      .map((e) => ({
-        to: newIndex[e.to],
-        guard: e.guard,
-        marks: comp[e.to] !== comp[s] ? [] : e.pending.length === 0 ? allMarks : allMarks.filter((i) => !e.pending.includes(evs[i])),
-      })),
+      .map((e, k) => ({ e, k }))
+      .filter(({ e }) => keep(e.to))
+      .map(({ e, k }) => ({ to: newIndex[e.to], guard: e.guard, marks: marksOf.marks(s, k) })),
   );
   let stateFormulas = keptStates.map((s) => states[s]);
   let init = initialKept.map((s) => newIndex[s]);
@@ -175,7 +169,61 @@ function postProcess(
     edges = reduced.edges.map((es) => [...es]);
   }
   edges = edges.map((es) => mergeEdges(bdd, es, (t) => t));
-  return { bdd, aps, stateCount: edges.length, initial: init, accSets: evs.length, edges, stateFormulas };
+  return { bdd, aps, stateCount: edges.length, initial: init, accSets, edges, stateFormulas };
+}
+
+function sccMarks(
+  n: number,
+  comp: Int32Array,
+  count: number,
+  raw: readonly RawEdge[][],
+  keep: (s: number) => boolean,
+): { accSets: number; marks: (s: number, k: number) => readonly number[] } {
+  // Per component: the eventualities postponed on some internal edge.
+  const evsOf: number[][] = Array.from({ length: count }, () => []);
+  for (let s = 0; s < n; s++) {
+    if (!keep(s)) continue;
+    for (const e of raw[s])
+      if (comp[e.to] === comp[s]) for (const p of e.pending) if (!evsOf[comp[s]].includes(p)) evsOf[comp[s]].push(p);
+  }
+  // Column signature of an eventuality inside its component: which internal edges release it.
+  const setOf: Map<number, number>[] = Array.from({ length: count }, () => new Map());
+  const setsIn = new Int32Array(count);
+  for (let c = 0; c < count; c++) {
+    const columns = new Map<string, number>();
+    for (const ev of evsOf[c]) {
+      const bits: string[] = [];
+      for (let s = 0; s < n; s++) {
+        if (comp[s] !== c || !keep(s)) continue;
+        raw[s].forEach((e, k) => {
+          if (comp[e.to] === c && !e.pending.includes(ev)) bits.push(`${s}:${k}`);
+        });
+      }
+      const key = bits.join(',');
+      let idx = columns.get(key);
+      if (idx === undefined) columns.set(key, (idx = columns.size));
+      setOf[c].set(ev, idx);
+    }
+    setsIn[c] = columns.size;
+  }
+  const accSets = setsIn.reduce((m, k) => Math.max(m, k), 0);
+  const memo = new Map<string, readonly number[]>();
+  return {
+    accSets,
+    marks: (s, k) => {
+      const e = raw[s][k];
+      const c = comp[s];
+      if (comp[e.to] !== c) return [];
+      const blocked = new Set(e.pending.map((p) => setOf[c].get(p)!));
+      const out: number[] = [];
+      for (let i = 0; i < accSets; i++) if (!blocked.has(i)) out.push(i);
+      const key = out.join(',');
+      const hit = memo.get(key);
+      if (hit) return hit;
+      memo.set(key, out);
+      return out;
+    },
+  };
 }
 
 /** Merge edges with the same target and marks; drop false guards. */

@@ -14,12 +14,12 @@
  */
 import type { Cube } from '../game/mealy.js';
 import { type Formula, TRUE } from '../ltl/formula.js';
-import { type Dimension, type SplitPart, splitGuards } from './split.js';
+import { Bdd, type Node, ONE, ZERO } from './bdd.js';
+import { type Dimension, indexMover, type MoverIndex, type SplitPart, splitGuards } from './split.js';
 import type { Ucw } from './ucw.js';
 
 export interface Mover {
   readonly dims: readonly Dimension[];
-  readonly dimOfVar: ReadonlyMap<string, number>;
   /** Merge equivalent options (fine for the safety player, and for single booleans always). */
   readonly merge: boolean;
 }
@@ -54,7 +54,20 @@ export class MoveTable {
      * forfeit the game). Moves violating it are left out of the game.
      */
     readonly firstFilter: Formula = TRUE,
-  ) {}
+  ) {
+    // First mover's propositions first: splitting on them walks down the diagrams.
+    const names = (m: Mover) => m.dims.flatMap((d) => d.vars);
+    this.bdd = new Bdd([...names(first), ...names(second)]);
+    this.firstIndex = indexMover(this.bdd, first.dims);
+    this.secondIndex = indexMover(this.bdd, second.dims);
+    this.guards = ucw.edges.map((e) => this.bdd.fromFormula(e.guard));
+    this.filter = this.bdd.fromFormula(firstFilter);
+  }
+  private readonly bdd: Bdd;
+  private readonly firstIndex: MoverIndex;
+  private readonly secondIndex: MoverIndex;
+  private readonly guards: readonly Node[];
+  private readonly filter: Node;
 
   /** The first-mover parts excluded by `firstFilter` in a position with these active states. */
   excludedFor(active: readonly number[], tick: () => void): SplitPart[] {
@@ -72,27 +85,27 @@ export class MoveTable {
     if (hit) return hit;
     const edgeIds: number[] = [];
     for (const q of active) edgeIds.push(...this.ucw.out[q]);
-    const guards: Formula[] = edgeIds.map((i) => this.ucw.edges[i].guard);
-    const filtered = this.firstFilter !== TRUE;
-    if (filtered) guards.push(this.firstFilter);
+    const guards: Node[] = edgeIds.map((i) => this.guards[i]);
+    const filtered = this.filter !== ONE;
+    if (filtered) guards.push(this.filter);
     const leaves: Leaf[] = [];
     const excluded: SplitPart[] = [];
-    for (const lp0 of splitGuards(guards, this.first.dims, this.first.dimOfVar, this.first.merge, tick)) {
+    for (const lp0 of splitGuards(this.bdd, guards, this.firstIndex, this.first.merge, tick)) {
       let lp = lp0;
       if (filtered) {
         const verdict = lp0.residual[lp0.residual.length - 1];
-        if (verdict.kind === 'false') {
+        if (verdict === ZERO) {
           excluded.push(lp0);
           continue;
         }
         lp = { ...lp0, residual: lp0.residual.slice(0, -1) };
       }
-      const parts = splitGuards(lp.residual, this.second.dims, this.second.dimOfVar, this.second.merge, tick);
+      const parts = splitGuards(this.bdd, lp.residual, this.secondIndex, this.second.merge, tick);
       const raw = parts.map((p) => {
         const on: number[] = [];
         p.residual.forEach((g, j) => {
-          if (g.kind === 'true') on.push(edgeIds[j]);
-          else if (g.kind !== 'false') throw new Error(`guard still open after splitting: proposition not declared?`);
+          if (g === ONE) on.push(edgeIds[j]);
+          else if (g !== ZERO) throw new Error(`guard still open after splitting: proposition not declared?`);
         });
         on.sort((a, b) => a - b);
         return { part: p, edges: Int32Array.from(on) };

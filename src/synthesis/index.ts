@@ -189,9 +189,7 @@ function union(ucws: readonly Ucw[]): Ucw {
 }
 
 function mover(dims: Dimension[], merge: boolean): Mover {
-  const dimOfVar = new Map<string, number>();
-  dims.forEach((d, i) => d.vars.forEach((v) => dimOfVar.set(v, i)));
-  return { dims, dimOfVar, merge };
+  return { dims, merge };
 }
 
 const K_SCHEDULE = (k: number) => (k < 4 ? k + 1 : Math.ceil(k * 1.5));

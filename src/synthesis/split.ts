@@ -11,6 +11,7 @@
  */
 import { and, FALSE, type Formula, not, or, rebuild, TRUE, children } from '../ltl/formula.js';
 import type { Cube } from '../game/mealy.js';
+import type { Bdd, Node } from './bdd.js';
 
 export interface Dimension {
   readonly vars: readonly string[];
@@ -23,7 +24,8 @@ export interface Dimension {
 export interface SplitPart {
   /** Assignment of the dimensions that mattered (partial over the player's propositions). */
   readonly cube: Cube;
-  readonly residual: readonly Formula[];
+  /** The guards (BDD nodes) with the part's assignment applied. */
+  readonly residual: readonly Node[];
   /**
    * Options merged into this part because they behave identically: for each split dimension
    * whose chosen option stood for others, the full list of equivalent options (chosen first).
@@ -92,45 +94,72 @@ export function dimensionsFor(
   return dims;
 }
 
+/** A player's dimensions, indexed for the BDD variable order. */
+export interface MoverIndex {
+  readonly dims: readonly Dimension[];
+  /** Dimension of each BDD level (undefined for the other player's propositions). */
+  readonly dimOfLevel: ReadonlyMap<number, number>;
+  /** Per dimension: the levels of its vars, and each option's values in that order. */
+  readonly levels: readonly (readonly number[])[];
+  readonly values: readonly (readonly (readonly boolean[])[])[];
+}
+
+export function indexMover(bdd: Bdd, dims: readonly Dimension[]): MoverIndex {
+  const dimOfLevel = new Map<number, number>();
+  const levels = dims.map((d, i) =>
+    d.vars.map((v) => {
+      const l = bdd.levelOf.get(v)!;
+      dimOfLevel.set(l, i);
+      return l;
+    }),
+  );
+  const values = dims.map((d) => d.options.map((o) => d.vars.map((v) => o[v])));
+  return { dims, dimOfLevel, levels, values };
+}
+
 /**
- * Split `guards` by the dimensions in `dims` until no guard mentions them. With `merge`, options
- * that leave identical residuals are merged (the cube then records only the preferred one, or
- * nothing for a single boolean); without it every option of a mentioned dimension is kept, so
- * the parts cover every valuation that respects the dimensions.
+ * Split the guard BDDs by the mover's dimensions until no guard depends on them. With `merge`,
+ * options that leave identical residuals are merged (the cube then records only the preferred
+ * one, or nothing for a single boolean); without it every option of a dimension that matters is
+ * kept, so the parts cover every valuation that respects the dimensions.
  */
 export function splitGuards(
-  guards: readonly Formula[],
-  dims: readonly Dimension[],
-  dimOfVar: ReadonlyMap<string, number>,
+  bdd: Bdd,
+  guards: readonly Node[],
+  mover: MoverIndex,
   merge: boolean,
-  deadline: () => void,
+  tick: () => void,
 ): SplitPart[] {
   const parts: SplitPart[] = [];
-  const rec = (gs: readonly Formula[], cube: Record<string, boolean>, merged: Cube[][]): void => {
-    deadline();
-    let d = -1;
-    search: for (const g of gs) {
-      if (g.kind === 'true' || g.kind === 'false') continue;
-      for (const a of atomsOf(g)) {
-        const k = dimOfVar.get(a);
-        if (k !== undefined) {
-          d = k;
-          break search;
-        }
-      }
+  const { dims } = mover;
+  const rec = (gs: readonly Node[], cube: Record<string, boolean>, merged: Cube[][]): void => {
+    tick();
+    let best = Infinity;
+    for (const g of gs) {
+      if (g <= 1) continue;
+      const l = bdd.level(g);
+      if (l < best && mover.dimOfLevel.has(l)) best = l;
     }
-    if (d < 0) {
+    if (best === Infinity) {
       parts.push({ cube: { ...cube }, residual: gs, merged });
       return;
     }
+    const d = mover.dimOfLevel.get(best)!;
     const dim = dims[d];
     const order = [dim.preferred, ...dim.options.keys()].filter((v, i, all) => all.indexOf(v) === i);
-    const branches: Array<{ option: Cube; gs: Formula[]; same: Cube[] }> = [];
-    const byKey = new Map<string, { option: Cube; gs: Formula[]; same: Cube[] }>();
+    const branches: Array<{ option: Cube; gs: Node[]; same: Cube[] }> = [];
+    const byKey = new Map<string, { option: Cube; gs: Node[]; same: Cube[] }>();
     for (const o of order) {
       const option = dim.options[o];
-      const next = gs.map((g) => cofactorCube(g, option));
-      const key = next.map((g) => g.id).join(',');
+      let next: Node[];
+      if (dim.vars.length === 1) {
+        const value = option[dim.vars[0]];
+        next = gs.map((g) => (g > 1 && bdd.level(g) === best ? (value ? bdd.high(g) : bdd.low(g)) : g));
+      } else {
+        const key = `${d}:${o}`;
+        next = gs.map((g) => bdd.restrict(g, mover.levels[d], mover.values[d][o], key));
+      }
+      const key = next.join(',');
       const earlier = merge ? byKey.get(key) : undefined;
       if (earlier) {
         earlier.same.push(option);

@@ -27,18 +27,20 @@ export function writeTlsf(game: GameSpec, options: TlsfWriteOptions = {}): strin
     '',
     'MAIN {',
   ];
-  const block = (heading: string, items: readonly string[], always = false) => {
-    if (items.length === 0 && !always) return;
+  const block = (heading: string, items: readonly string[]) => {
+    if (items.length === 0) return;
     lines.push(`  ${heading} {`, ...items.map((i) => `    ${i};`), '  }');
   };
-  block('INPUTS', game.inputs.map((p) => p.name), true);
-  block('OUTPUTS', game.outputs.map((p) => p.name), true);
+  // Empty INPUTS/OUTPUTS blocks are left out, as tsl2tlsf does (syfco reads both forms).
+  block('INPUTS', game.inputs.map((p) => p.name));
+  block('OUTPUTS', game.outputs.map((p) => p.name));
   const formulas = (parts: readonly SpecPart[]) => parts.map((p) => tlsfFormula(p.formula));
   block('INITIALLY', formulas(game.initially));
   const constraint = signalConstraint(game);
   block('PRESET', [...(constraint === TRUE ? [] : [tlsfFormula(constraint)]), ...formulas(game.preset)]);
   block('ASSUME', formulas(game.assumptions));
-  block('GUARANTEE', formulas(game.guarantees), true);
+  // A GUARANTEE block is always written; `true` stands for none.
+  block('GUARANTEE', game.guarantees.length > 0 ? formulas(game.guarantees) : ['true']);
   lines.push('}', '');
   return lines.join('\n');
 }

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type Diagnostic, type SourceSpan, UserError } from '../diagnostics/diagnostic.js';
-import type { Definition, Expr, Loc, Section, TslAst } from './ast.js';
+import type { Definition, Expr, Loc, TslAst } from './ast.js';
 import { parseTsl } from './parse.js';
 import { precedenceWarnings } from './precedence.js';
 import {
@@ -584,4 +584,3 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-export type { Section };

@@ -102,7 +102,7 @@ export function formatTsl(ast: TslAst, options: FormatOptions = {}): string {
   type Item = { offset: number; print: () => string };
   // Source order (a stable sort keeps imports, definitions, sections for synthetic ASTs).
   const items: Item[] = [
-    ...ast.imports.map((i) => ({ offset: i.loc.offset, print: () => `import "${i.path}" as ${i.alias}` })),
+    ...ast.imports.map((i) => ({ offset: i.loc.offset, print: () => `import "${i.path}" as ${i.alias}${comments.trailing(i.loc.endOffset)}` })),
     ...ast.definitions.map((d) => ({
       offset: d.loc.offset,
       print: () => `${[d.name, ...d.params].join(' ')} = ${formatExpr(d.body, options)};${comments.trailing(d.loc.endOffset)}`,
@@ -126,7 +126,7 @@ export function formatTsl(ast: TslAst, options: FormatOptions = {}): string {
   if (ast.header) blocks.push(ast.header);
   let previousKind = '';
   for (const item of items) {
-    const lead = comments.leading(item.offset, '');
+    const lead = comments.leading(item.offset, '', true);
     const text = item.print();
     const kind = text.startsWith('import ') ? 'import' : text.includes('{\n') ? 'section' : 'definition';
     // Consecutive imports and definitions stay together; sections are separated by a blank line.
@@ -154,12 +154,15 @@ class CommentQueue {
     this.comments = source === undefined ? [] : scanComments(source);
   }
 
-  /** Comments starting before `offset`, each on its own line. */
-  leading(offset: number, indent: string): string {
+  /** Comments starting before `offset`, each on its own line; `keepGap` keeps a blank line after them. */
+  leading(offset: number, indent: string, keepGap = false): string {
     let out = '';
+    let end = -1;
     while (this.next < this.comments.length && this.comments[this.next].offset < offset) {
+      end = this.comments[this.next].end;
       out += `${indent}${this.comments[this.next++].text}\n`;
     }
+    if (keepGap && end >= 0 && this.source !== undefined && /\n[ \t]*\r?\n/.test(this.source.slice(end, offset))) out += '\n';
     return out;
   }
 

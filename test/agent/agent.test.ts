@@ -89,6 +89,14 @@ describe('agent specs', () => {
     expect(a.valid(a.step(a.start, 'Plan')!)).toEqual(['Act']);
   });
 
+  it('reads a quoted s-expression behavior as LTL over the states', () => {
+    const spec = parseAgentSpec('(define t (:states (A (:text "A:")) (B (:text "B:")))\n (:behavior "A & X B & G(B -> !X true)"))');
+    const a = compileBehavior(spec);
+    expect(acceptsSequence(a, ['A', 'B'])).toBe(true);
+    expect(acceptsSequence(a, ['A', 'B', 'A'])).toBe(false);
+    expect(endpoints(spec)).toEqual({ initial: 'A', final: 'B' });
+  });
+
   it('reports s-expression errors with line and column', () => {
     expect(() => parseAgentSpec('(define x\n  (:states (A (:text "A:")))\n  (:behavior (next A B)))')).toThrow(/unknown state B/);
     try {
@@ -179,7 +187,7 @@ describe('runAgent', () => {
   });
 
   it('chain-of-thought stops at Answer; chat-bot hands User turns to the env until it ends', async () => {
-    const cot = await runAgent(chainOfThoughtAgent(), scriptedModel(['3 + 4 = 7. Answer: 7', '7']), () => null, { task: '3+4?' });
+    const cot = await runAgent(chainOfThoughtAgent(), scriptedModel(["Let's think step by step. 3 + 4 = 7. Answer: 7", '7']), () => null, { task: '3+4?' });
     expect(cot.steps.map((s) => [s.state, s.text])).toEqual([
       ['Thought', '3 + 4 = 7.'],
       ['Answer', '7'],
@@ -190,5 +198,16 @@ describe('runAgent', () => {
     expect(chat.stopReason).toBe('env-ended');
     expect(chat.complete).toBe(true);
     expect(chat.corrections.map((c) => c.kind)).toEqual(['invalid-marker']);
+  });
+});
+
+describe('examples/agents/react-demo', () => {
+  it('keeps a sloppy model on the ReACT spec', async () => {
+    const { reactDemo } = await import('../../examples/agents/react-demo.js');
+    const run = await reactDemo(() => {});
+    expect(run.steps.map((s) => s.state).join(' ')).toMatch(REACT_SHAPE);
+    expect(run.answer).toBe('The Frog Prince');
+    expect(run.steps.find((s) => s.state === 'Observation')?.text).toContain('Frog Prince');
+    expect(run.corrections.filter((c) => c.kind === 'invalid-marker')).toHaveLength(2);
   });
 });

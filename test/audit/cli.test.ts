@@ -115,6 +115,16 @@ describe('tslc audit', () => {
     expect(report.runs.map((x: { run: string }) => x.run)).toEqual(['1', '2', '1@line4']);
   });
 
+  it('--complete settles what progression leaves pending, with the automaton monitor', async () => {
+    const r = file('incomplete.ltl', 'doomed: G (a -> X (F b & G !b))\n');
+    const log = file('inc.jsonl', '{}\n{"a":true}\n{}\n{}\n');
+    expect(await run({ ...base, spec: [r], log, json: true })).toBe(0);
+    expect(JSON.parse(out).runs[0].properties[0].verdict).toBe('pending');
+    out = '';
+    expect(await run({ ...base, spec: [r], log, json: true, complete: true })).toBe(1);
+    expect(JSON.parse(out).runs[0].properties[0]).toMatchObject({ verdict: 'violated', firstViolationLine: 2, decidedBy: 'automaton' });
+  });
+
   it('splits quoted CSV fields', () => {
     expect(splitCsvLine('a,"b,c","d ""e""",')).toEqual(['a', 'b,c', 'd "e"', '']);
     expect(splitCsvLine('"open')).toBeUndefined();
@@ -139,6 +149,19 @@ describe.skipIf(!existsSync(join(corpus, 'adventure_tsl.csv')))('real CYOA logs 
       r.properties.some((p) => p.name.startsWith('cave-after') && p.violations > 0),
     );
     expect(unsafe).toHaveLength(3);
+  });
+
+  it('prompt-only agents hallucinate the cave in 13% (task 1) and 21% (task 3) of games, as paper 000 reports', async () => {
+    const caveFirst = async (log: string, specs: string[]) => {
+      out = '';
+      await run({ ...base, spec: specs, labels: 'examples/audit/cyoa/labels.json', log: join(corpus, log), semantics: 'ltlf', json: true });
+      const report = JSON.parse(out);
+      return report.runs.filter((r: { properties: { name: string; violations: number }[] }) =>
+        r.properties.some((p) => p.name.startsWith('cave-after') && p.violations > 0),
+      ).length;
+    };
+    expect(await caveFirst('adventure_llm.csv', ['examples/audit/cyoa/adventure.ltl'])).toBe(10);
+    expect(await caveFirst('choices_llm.csv', ['examples/audit/cyoa/adventure.ltl', 'examples/audit/cyoa/choices.ltl'])).toBe(16);
   });
 
   it('the wrong allspecs_llm header is fixed with --columns', async () => {

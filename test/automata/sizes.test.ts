@@ -17,7 +17,7 @@ const cases: [Formula, number, number][] = [
   [F(G(a)), 2, 1],
   [U(a, b), 2, 1],
   [G(implies(a, F(b))), 2, 1],
-  [implies(G(F(a)), G(F(b))), 3, 2],
+  [implies(G(F(a)), G(F(b))), 3, 1],
   [not(G(implies(a, X(b)))), 3, 1],
   [and(G(F(a)), G(F(b)), G(F(c))), 1, 3],
   [G(implies(a, X(b))), 2, 0],

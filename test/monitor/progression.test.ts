@@ -78,6 +78,17 @@ describe('progression monitor: Table 1 behaviour', () => {
     expect(m.status()[0].verdict).toBe('violated');
   });
 
+  it('rejects properties over too many propositions with a clear error', () => {
+    const big = and(...Array.from({ length: 31 }, (_, i) => ap(`p${i}`)));
+    expect(() => new ProgressionMonitor([{ name: 'big', formula: G(big) }])).toThrow(/31 atomic propositions/);
+    const ok = and(...Array.from({ length: 30 }, (_, i) => ap(`p${i}`)));
+    const m = new ProgressionMonitor([{ name: 'ok', formula: G(ok) }]);
+    m.step(new Set(Array.from({ length: 30 }, (_, i) => `p${i}`)));
+    expect(m.status()[0].verdict).toBe('pending');
+    m.step(new Set(['p29']));
+    expect(m.status()[0].verdict).toBe('violated');
+  });
+
   it('rejects duplicate property names', () => {
     expect(() => new ProgressionMonitor([{ name: 'a', formula: ap('p') }, { name: 'a', formula: ap('q') }])).toThrow(/duplicate/);
   });

@@ -164,6 +164,31 @@ describe('formatTsl', () => {
     expect(formatted(input)).toBe(output);
   });
 
+  describe('with the source text, comments are kept', () => {
+    const specs = join(import.meta.dirname, '../../specs');
+    const commentsOf = (text: string) => text.match(/\/\/[^\n]*|\/\*[^]*?\*\//g)?.map((c) => c.trimEnd()) ?? [];
+    const cases = [
+      ...readdirSync(specs)
+        .filter((f) => f.endsWith('.tsl'))
+        .map((f) => [f, readFileSync(join(specs, f), 'utf8')] as const),
+      ['inline', 'import "a.tsl" as A // lib\n/* about x */ x = y; // trailing\n\nguarantee { a; b // on b\n  && c;\n  // last\n}\n// eof\n'] as const,
+    ];
+    it.each(cases)('%s', (name, text) => {
+      const ast = parseTsl(name, text);
+      const out = formatTsl(ast, { source: text });
+      expect(commentsOf(out)).toEqual(commentsOf(text));
+      expect(strip(parseTsl(name, out))).toEqual(strip(ast));
+      expect(formatTsl(parseTsl(name, out), { source: out })).toBe(out);
+    });
+
+    it('places leading and trailing comments', () => {
+      const text = 'guarantee {\n  // why a\n  a; // a is fine\n  b /* inside */ && c;\n}\n';
+      expect(formatTsl(parseTsl('t', text), { source: text })).toBe(
+        'guarantee {\n  // why a\n  a; // a is fine\n  /* inside */\n  b && c;\n}\n',
+      );
+    });
+  });
+
   const corpus = join(import.meta.dirname, '../../../shared/corpus/syntcomp-tsl');
   it.skipIf(!existsSync(corpus))('corpus files keep their AST through fmt', () => {
     for (const f of readdirSync(corpus).filter((n) => n.endsWith('.tsl')).slice(0, 60)) {

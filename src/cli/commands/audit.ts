@@ -9,7 +9,7 @@ import { renderReport } from '../../audit/report.js';
 import { combineRules, parseLabelsFile, parseRules } from '../../audit/rules.js';
 import { UserError, error, warning } from '../../diagnostics/diagnostic.js';
 import { LabelRuleError } from '../../../runtime/monitor/label.js';
-import type { EndSemantics } from '../../../runtime/monitor/progression.js';
+import { type EndSemantics, MonitorLimitError } from '../../../runtime/monitor/progression.js';
 import { ExitCode } from '../exit-codes.js';
 import { readUserFile, renderDiagnostics } from '../io.js';
 import { existsSync, statSync } from 'node:fs';
@@ -54,6 +54,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     if (err instanceof MalformedLineError) {
       throw new UserError(error(`malformed line (--strict): ${err.reason}`, { file: logPath, line: err.line, col: 1 }, 'malformed'));
     }
+    if (err instanceof MonitorLimitError) throw new UserError(error(err.message, undefined, 'limit'));
     if (err instanceof LabelRuleError) {
       throw new UserError(error(`${labelsPath ?? specPath}: labels.${err.message}`, undefined, 'labels'));
     }
