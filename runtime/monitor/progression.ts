@@ -415,45 +415,53 @@ export class ProgressionMonitor {
 }
 
 /**
- * The steps where a property's formula changed, as parallel arrays (no allocation per entry on the
- * hot path), trimmed in batches to the most recent `limit` entries.
+ * The steps where a property's formula changed: a fixed-size ring of the most recent `limit`
+ * entries in typed arrays, so the hot path neither allocates nor resizes.
  */
 class WitnessLog {
-  private steps: number[] = [];
-  private ats: number[] = [];
-  private masks: number[] = [];
-  private terms: Term[] = [];
+  private readonly steps: Float64Array;
+  private readonly ats: Float64Array;
+  private readonly masks: Int32Array;
+  private readonly terms: (Term | undefined)[];
+  private head = 0;
+  private count = 0;
   private dropped = 0;
-  constructor(private readonly limit: number) {}
+  constructor(private readonly limit: number) {
+    this.steps = new Float64Array(limit);
+    this.ats = new Float64Array(limit);
+    this.masks = new Int32Array(limit);
+    this.terms = new Array<Term | undefined>(limit).fill(undefined);
+  }
 
   push(step: number, at: number | undefined, mask: number, term: Term): void {
-    if (this.steps.length >= 2 * this.limit) {
-      const drop = this.steps.length - this.limit;
-      this.steps.splice(0, drop);
-      this.ats.splice(0, drop);
-      this.masks.splice(0, drop);
-      this.terms.splice(0, drop);
-      this.dropped += drop;
+    let slot: number;
+    if (this.count < this.limit) slot = (this.head + this.count++) % this.limit;
+    else {
+      slot = this.head;
+      this.head = (this.head + 1) % this.limit;
+      this.dropped++;
     }
-    this.steps.push(step);
-    this.ats.push(at ?? Number.NaN);
-    this.masks.push(mask);
-    this.terms.push(term);
+    this.steps[slot] = step;
+    this.ats[slot] = at ?? Number.NaN;
+    this.masks[slot] = mask;
+    this.terms[slot] = term;
   }
 
   clear(): void {
-    this.steps.length = this.ats.length = this.masks.length = this.terms.length = 0;
+    this.head = 0;
+    this.count = 0;
     this.dropped = 0;
   }
 
   get totalDropped(): number {
-    return this.dropped + Math.max(0, this.steps.length - this.limit);
+    return this.dropped;
   }
 
   raw(): RawWitness[] {
     const out: RawWitness[] = [];
-    for (let i = Math.max(0, this.steps.length - this.limit); i < this.steps.length; i++) {
-      out.push({ step: this.steps[i], at: Number.isNaN(this.ats[i]) ? undefined : this.ats[i], mask: this.masks[i], term: this.terms[i] });
+    for (let k = 0; k < this.count; k++) {
+      const i = (this.head + k) % this.limit;
+      out.push({ step: this.steps[i], at: Number.isNaN(this.ats[i]) ? undefined : this.ats[i], mask: this.masks[i], term: this.terms[i]! });
     }
     return out;
   }
@@ -465,7 +473,7 @@ class WitnessLog {
   static from(list: readonly RawWitness[], limit: number, dropped: number): WitnessLog {
     const w = new WitnessLog(limit);
     for (const e of list) w.push(e.step, e.at, e.mask, e.term);
-    w.dropped += dropped;
+    w.dropped = dropped + Math.max(0, list.length - limit);
     return w;
   }
 }

@@ -18,7 +18,7 @@ export class Bdd {
   private readonly andCache = new Map<number, Node>();
   private readonly orCache = new Map<number, Node>();
   private readonly notCache = new Map<number, Node>();
-  private readonly restrictCache = new Map<string, Node>();
+  private readonly restrictCache = new Map<number, Map<Node, Node>>();
   private readonly formulaCache = new Map<number, Node>();
 
   /** `order` lists every proposition; its index is the variable's level. */
@@ -148,21 +148,25 @@ export class Bdd {
    * f with the variables of `levels` fixed to `values`; `key` identifies the assignment (for
    * memoisation across calls).
    */
-  restrict(f: Node, levels: readonly number[], values: readonly boolean[], key: string): Node {
+  restrict(f: Node, levels: readonly number[], values: readonly boolean[], key: number): Node {
     if (f <= 1) return f;
     let max = -1;
     for (const l of levels) if (l > max) max = l;
-    if (this.lvl[f] > max) return f;
-    const ck = `${f}|${key}`;
-    const hit = this.restrictCache.get(ck);
+    let cache = this.restrictCache.get(key);
+    if (!cache) this.restrictCache.set(key, (cache = new Map()));
+    return this.restrictWith(f, levels, values, max, cache);
+  }
+  private restrictWith(f: Node, levels: readonly number[], values: readonly boolean[], max: number, cache: Map<Node, Node>): Node {
+    if (f <= 1 || this.lvl[f] > max) return f;
+    const hit = cache.get(f);
     if (hit !== undefined) return hit;
     const v = this.lvl[f];
     const i = levels.indexOf(v);
-    let r: Node;
-    if (i >= 0) r = this.restrict(values[i] ? this.hi[f] : this.lo[f], levels, values, key);
-    else r = this.mk(v, this.restrict(this.lo[f], levels, values, key), this.restrict(this.hi[f], levels, values, key));
-    if (this.restrictCache.size > 2_000_000) this.restrictCache.clear();
-    this.restrictCache.set(ck, r);
+    const r =
+      i >= 0
+        ? this.restrictWith(values[i] ? this.hi[f] : this.lo[f], levels, values, max, cache)
+        : this.mk(v, this.restrictWith(this.lo[f], levels, values, max, cache), this.restrictWith(this.hi[f], levels, values, max, cache));
+    cache.set(f, r);
     return r;
   }
 }

@@ -156,7 +156,7 @@ export function splitGuards(
         const value = option[dim.vars[0]];
         next = gs.map((g) => (g > 1 && bdd.level(g) === best ? (value ? bdd.high(g) : bdd.low(g)) : g));
       } else {
-        const key = `${d}:${o}`;
+        const key = d * 1024 + o;
         next = gs.map((g) => bdd.restrict(g, mover.levels[d], mover.values[d][o], key));
       }
       const key = next.join(',');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateOnLasso, tgbaAcceptsLasso } from '../../src/automata/lasso.js';
-import { translateLtl } from '../../src/automata/translate.js';
+import { translateConjunctsOfNegation, translateLtl } from '../../src/automata/translate.js';
 import { degeneralize } from '../../src/automata/degeneralize.js';
 import { and, F, G } from '../../src/ltl/formula.js';
 import { toSpot } from '../../src/ltl/print.js';
@@ -56,5 +56,21 @@ describe('degeneralize', () => {
     }
     // The test is only meaningful if some inputs really had several acceptance sets.
     expect(generalized).toBeGreaterThan(20);
+  });
+});
+
+describe('translateConjunctsOfNegation', () => {
+  it('gives automata whose union accepts exactly the words violating some part', () => {
+    const rand = prng(555);
+    for (let k = 0; k < 60; k++) {
+      const parts = [randomFormula(rand, NAMES, 3), randomFormula(rand, NAMES, 3), randomFormula(rand, NAMES, 2)];
+      const auts = translateConjunctsOfNegation(parts);
+      expect(auts).toHaveLength(parts.length);
+      for (let j = 0; j < 15; j++) {
+        const w = randomLasso(rand, NAMES);
+        const violated = parts.some((p) => !evaluateOnLasso(p, w));
+        expect(auts.some((a) => tgbaAcceptsLasso(a, w))).toBe(violated);
+      }
+    }
   });
 });
