@@ -66,27 +66,54 @@ function compileGuard(g: LtlNode, index: ReadonlyMap<string, number>): Guard {
   }
 }
 
+/**
+ * Subset construction on the fly: subsets of live states are interned to ids, and each id gets a
+ * row of successors per label mask, filled on first use.
+ */
 class PartRunner {
   private readonly edges: { to: number; guard: Guard }[][];
-  private readonly cache = new Map<string, number[]>();
-  readonly start: number[];
+  private readonly subsets: number[][] = [];
+  private readonly ids = new Map<string, number>();
+  private readonly rows: (number | undefined)[][] = [];
+  readonly start: number;
 
-  constructor(part: MonitorPart, index: ReadonlyMap<string, number>) {
+  constructor(
+    part: MonitorPart,
+    index: ReadonlyMap<string, number>,
+    private readonly rowSize: number,
+  ) {
     this.edges = part.states.map((s) => s.edges.filter((e) => part.states[e.to]?.live).map((e) => ({ to: e.to, guard: compileGuard(e.guard, index) })));
-    this.start = [...new Set(part.initial.filter((s) => part.states[s]?.live))].sort((a, b) => a - b);
+    this.start = this.intern([...new Set(part.initial.filter((s) => part.states[s]?.live))]);
   }
 
-  step(current: readonly number[], values: ArrayLike<number>, mask: number | undefined): number[] {
-    const key = mask === undefined ? undefined : `${current.join(',')}|${mask}`;
-    if (key !== undefined) {
-      const hit = this.cache.get(key);
-      if (hit) return hit;
+  private intern(states: number[]): number {
+    states.sort((a, b) => a - b);
+    const key = states.join(',');
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.subsets.length;
+      this.subsets.push(states);
+      this.ids.set(key, id);
+      this.rows.push(this.rowSize > 0 ? new Array<number | undefined>(this.rowSize).fill(undefined) : []);
+    }
+    return id;
+  }
+
+  isEmpty(id: number): boolean {
+    return this.subsets[id].length === 0;
+  }
+
+  step(current: number, values: ArrayLike<number>, mask: number | undefined): number {
+    const row = this.rows[current];
+    if (mask !== undefined) {
+      const hit = row[mask];
+      if (hit !== undefined) return hit;
     }
     const next = new Set<number>();
-    for (const s of current) for (const e of this.edges[s]) if (e.guard(values)) next.add(e.to);
-    const out = [...next].sort((a, b) => a - b);
-    if (key !== undefined) this.cache.set(key, out);
-    return out;
+    for (const s of this.subsets[current]) for (const e of this.edges[s]) if (e.guard(values)) next.add(e.to);
+    const id = this.intern([...next]);
+    if (mask !== undefined) row[mask] = id;
+    return id;
   }
 }
 
@@ -95,8 +122,8 @@ export class AutomatonMonitor {
   readonly aps: readonly string[];
   private readonly pos: PartRunner;
   private readonly neg: PartRunner;
-  private posSet: number[];
-  private negSet: number[];
+  private posSet: number;
+  private negSet: number;
   private readonly values: Uint8Array;
   private stepCount = 0;
   private decidedAt: number | undefined;
@@ -105,16 +132,18 @@ export class AutomatonMonitor {
     if (automaton.version !== 1) throw new Error(`unsupported monitor automaton version ${String(automaton.version)}`);
     this.aps = automaton.aps;
     const index = new Map(automaton.aps.map((a, i) => [a, i]));
-    this.pos = new PartRunner(automaton.positive, index);
-    this.neg = new PartRunner(automaton.negative, index);
+    // Masks (and memo rows) only for automata over at most 24 propositions; dense rows up to 12.
+    const rowSize = automaton.aps.length <= 12 ? 1 << automaton.aps.length : 0;
+    this.pos = new PartRunner(automaton.positive, index, rowSize);
+    this.neg = new PartRunner(automaton.negative, index, rowSize);
     this.posSet = this.pos.start;
     this.negSet = this.neg.start;
     this.values = new Uint8Array(automaton.aps.length);
   }
 
   get verdict(): Verdict {
-    if (this.posSet.length === 0) return 'violated';
-    if (this.negSet.length === 0) return 'satisfied';
+    if (this.pos.isEmpty(this.posSet)) return 'violated';
+    if (this.neg.isEmpty(this.negSet)) return 'satisfied';
     return 'pending';
   }
 

@@ -328,7 +328,7 @@ export class ProgressionMonitor {
     };
   }
 
-  /** An independent copy sharing the (immutable) formula store; used to look ahead. */
+  /** An independent copy sharing the (immutable) formula store; used to look ahead. Without `keepWitness` the copy records only its latest witness entry. */
   fork(options: { keepWitness?: boolean } = {}): ProgressionMonitor {
     const copy: ProgressionMonitor = Object.create(ProgressionMonitor.prototype);
     const keep = options.keepWitness ?? true;
@@ -341,7 +341,7 @@ export class ProgressionMonitor {
       stepCount: this.stepCount,
       props: this.props.map((p) => ({
         ...p,
-        witness: keep ? p.witness.clone() : new WitnessLog(this.witnessLimit),
+        witness: keep ? p.witness.clone() : new WitnessLog(1),
         violationWitness: keep ? p.violationWitness : undefined,
       })),
     });

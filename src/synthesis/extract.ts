@@ -23,6 +23,29 @@ interface Built {
 function stateSet(game: SolvedGame, upward: boolean): Built {
   const states: number[] = [];
   const byNode = new Map<number, number>();
+  let pool: number[] | undefined;
+  const weight = (v: Int8Array) => v.reduce((a, c) => a + c + 1, 0);
+  /**
+   * A new strategy state stands for the *largest* explored winning position above the one
+   * reached (a larger position covers more of the positions reached later, so fewer states).
+   */
+  const widen = (node: number): number => {
+    if (!upward) return node;
+    pool ??= game.vectors.map((_, i) => i).filter((i) => winning(game, i));
+    const v = game.vectors[node];
+    let best = node;
+    let bestWeight = weight(v);
+    for (const w of pool) {
+      const vw = game.vectors[w];
+      if (!dominatedBy(v, vw)) continue;
+      const ww = weight(vw);
+      if (ww > bestWeight) {
+        best = w;
+        bestWeight = ww;
+      }
+    }
+    return best;
+  };
   return {
     states,
     find(node) {
@@ -35,9 +58,11 @@ function stateSet(game: SolvedGame, upward: boolean): Built {
       }
       return undefined;
     },
-    add(node) {
+    add(reached) {
+      const node = widen(reached);
       states.push(node);
       byNode.set(node, states.length - 1);
+      byNode.set(reached, states.length - 1);
       return states.length - 1;
     },
   };

@@ -98,9 +98,8 @@ export interface BooleanTypes {
   isBooleanSignal(name: string): boolean;
   isBooleanFunction(fn: string): boolean;
 }
-type BooleanSignals = BooleanTypes;
 
-function encodeTermTsltools(t: CoreTerm, bools: BooleanSignals): string {
+function encodeTermTsltools(t: CoreTerm, bools: BooleanTypes): string {
   switch (t.kind) {
     case 'signal':
       return bools.isBooleanSignal(t.name) ? `p1db0${tsltoolsEscape(t.name)}1b` : tsltoolsEscape(t.name);
@@ -115,13 +114,13 @@ function encodeTermTsltools(t: CoreTerm, bools: BooleanSignals): string {
   }
 }
 
-export function tsltoolsCheckName(c: Check, bools: BooleanSignals): string {
+export function tsltoolsCheckName(c: Check, bools: BooleanTypes): string {
   if (c.kind === 'signal') return `p0b0${tsltoolsEscape(c.name)}`;
   return `p0p0${tsltoolsEscape(c.fn)}${c.args.map((a) => `0${encodeTermTsltools(a, bools)}`).join('')}`;
 }
 
 /** Self-updates are always encoded with the plain signal, as tsl2tlsf adds them. */
-export function tsltoolsUpdateName(u: Update, bools: BooleanSignals): string {
+export function tsltoolsUpdateName(u: Update, bools: BooleanTypes): string {
   const self = u.term.kind === 'signal' && u.term.name === u.signal;
   return `u0${tsltoolsEscape(u.signal)}0${self ? tsltoolsEscape(u.signal) : encodeTermTsltools(u.term, bools)}`;
 }
@@ -151,9 +150,12 @@ function sanitize(words: readonly string[]): string {
     .replace(/[^A-Za-z0-9_]/g, '_');
 }
 
+/** Words Spot or TLSF read as operators (or that Spot would split, like `GF1`): not usable bare. */
+const OPERATOR_LIKE = /^([XFGUWRMVOHSYZ]|true|false|xor|[XFG]+[0-9]*)$/;
+
 export function readableCheckName(c: Check): string {
   const base = sanitize(c.kind === 'signal' ? [c.name] : [c.fn, ...c.args.flatMap(readableWords)]);
-  return /^[A-Za-z]/.test(base) ? base : `p_${base}`;
+  return /^[A-Za-z]/.test(base) && !OPERATOR_LIKE.test(base) ? base : `p_${base}`;
 }
 
 export function readableUpdateName(u: Update): string {

@@ -230,6 +230,11 @@ describe('definitions and imports', () => {
 });
 
 describe('readable names', () => {
+  it('never look like an operator to Spot or TLSF', () => {
+    const { game } = load('guarantee { M && S && GF1 && M2 && 3 = x; }');
+    expect(game.inputs.map((p) => p.name)).toEqual(['p_M', 'p_S', 'p_GF1', 'M2', 'eq_3_x']);
+  });
+
   it('stay unique when two terms read alike', () => {
     const { game } = load('guarantee { p x_y; p_x y; [o <- u_o]; }');
     expect(game.inputs.map((p) => p.name)).toEqual(['p_x_y', 'p_x_y_2']);

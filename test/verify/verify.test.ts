@@ -209,3 +209,60 @@ describe('checkTraceAgainstSpec', () => {
     expect(checkTraceAgainstSpec(s, [step(true, false)])).toEqual({ badPrefix: true, step: 0 });
   });
 });
+
+describe('verifyController with partial output cubes', () => {
+  it('treats free outputs as "any completion" (150 random machines with partial output cubes)', () => {
+    const rand = prng(3);
+    let ok = 0, bad = 0;
+    for (let k = 0; k < 150; k++) {
+      const n = 1 + Math.floor(rand() * 3);
+      const ts: MealyTransition[] = [];
+      for (let s = 0; s < n; s++)
+        for (const rv of [false, true]) {
+          const output: Record<string, boolean> = {};
+          for (const o of ['g', 'h']) if (rand() < 0.7) output[o] = rand() < 0.5;
+          ts.push({ from: s, input: { r: rv }, output, to: Math.floor(rand() * n) });
+        }
+      const m: MealyMachine = { inputs: ['r'], outputs: ['g', 'h'], stateCount: n, initial: 0, transitions: ts };
+      const phi = randomFormula(rand, ['r', 'g', 'h'], 3);
+      const s2 = { name: 's', semantics: 'mealy' as const, inputs: [{ name: 'r' }], outputs: [{ name: 'g' }, { name: 'h' }], signals: [], initially: [], preset: [], assumptions: [], guarantees: [{ formula: phi }] };
+      const res = verifyController(s2, m);
+      if (!res.ok) {
+        expect(evaluateOnLasso(phi, wordOf(res.counterexample!))).toBe(false);
+        bad++;
+        continue;
+      }
+      ok++;
+      // Every completion of the free outputs must be fine on small input lassos.
+      for (let c = 0; c < 4; c++) {
+        const full = ts.map((t) => ({ ...t, output: { g: t.output.g ?? rand() < 0.5, h: t.output.h ?? rand() < 0.5 } }));
+        for (let p = 0; p <= 2; p++)
+          for (let cl = 1; cl <= 3; cl++)
+            for (let bits = 0; bits < 1 << (p + cl); bits++) {
+              const ins = Array.from({ length: p + cl }, (_, i) => ((bits >> i) & 1) === 1);
+              const w = simulateTwoOutputs(full, ins.slice(0, p), ins.slice(p));
+              if (!evaluateOnLasso(phi, w)) throw new Error('verifier accepted a machine with a violating completion');
+            }
+      }
+    }
+    expect(ok).toBeGreaterThan(10);
+    expect(bad).toBeGreaterThan(20);
+  });
+});
+
+function simulateTwoOutputs(ts: MealyTransition[], prefix: boolean[], cycle: boolean[]): Lasso {
+  const step = (s: number, rv: boolean) => ts.find((x) => x.from === s && x.input.r === rv)!;
+  const letter = (rv: boolean, t: MealyTransition) => new Set([...(rv ? ['r'] : []), ...(t.output.g ? ['g'] : []), ...(t.output.h ? ['h'] : [])]);
+  const letters: Set<string>[] = [];
+  let s = 0;
+  for (const rv of prefix) { const t = step(s, rv); letters.push(letter(rv, t)); s = t.to; }
+  const seen = new Map<string, number>();
+  for (let i = 0; ; i++) {
+    const pos = i % cycle.length;
+    const key = `${s},${pos}`;
+    const start = seen.get(key);
+    if (start !== undefined) return { prefix: letters.slice(0, start), cycle: letters.slice(start) };
+    seen.set(key, letters.length);
+    const t = step(s, cycle[pos]); letters.push(letter(cycle[pos], t)); s = t.to;
+  }
+}
