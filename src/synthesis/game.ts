@@ -201,11 +201,18 @@ export function solveBounded(table: MoveTable, K: number, nodeCap: number, tick:
   const queue: number[] = [];
   let overflow = false;
 
-  const nodeOf = (v: Int8Array): number => {
-    let key = '';
-    for (let q = 0; q < n; q++) if (v[q] >= 0) key += `${q}:${v[q]},`;
+  // Positions are keyed by their active entries only (sparse), built from `touched`.
+  const keyOf = (v: Int8Array, touched: number[]): string => {
+    touched.sort((x, y) => x - y);
+    const parts: number[] = [];
+    for (const q of touched) parts.push(q * 128 + v[q]);
+    return String.fromCharCode(...parts.map((x) => x & 0xffff), ...parts.map((x) => x >>> 16));
+  };
+  const nodeOf = (v: Int8Array, touched: number[]): number => {
+    const key = keyOf(v, touched);
     let id = index.get(key);
     if (id !== undefined) return id;
+    v = Int8Array.from(v);
     id = vectors.length;
     if (id >= nodeCap) {
       overflow = true;
@@ -257,8 +264,9 @@ export function solveBounded(table: MoveTable, K: number, nodeCap: number, tick:
 
   const init = new Int8Array(n).fill(-1);
   for (const q of ucw.initial) init[q] = 0;
-  nodeOf(init);
-  const next = new Int8Array(n);
+  nodeOf(init, [...ucw.initial]);
+  const next = new Int8Array(n).fill(-1);
+  const touched: number[] = [];
   for (let head = 0; head < queue.length; head++) {
     if (losing[0]) break;
     const u = queue[head];
@@ -276,7 +284,6 @@ export function solveBounded(table: MoveTable, K: number, nodeCap: number, tick:
       let dead = false;
       for (let k = 0; k < leaf.kept.length; k++) {
         const edges = leaf.choices[leaf.kept[k]].edges;
-        next.fill(-1);
         let bad = false;
         for (let i = 0; i < edges.length; i++) {
           const e = ucw.edges[edges[i]];
@@ -285,13 +292,14 @@ export function solveBounded(table: MoveTable, K: number, nodeCap: number, tick:
             bad = true;
             break;
           }
+          if (next[e.to] < 0) touched.push(e.to);
           if (c > next[e.to]) next[e.to] = c;
         }
         let t = -1;
-        if (!bad) {
-          t = nodeOf(Int8Array.from(next));
-          if (t === -2) break;
-        }
+        if (!bad) t = nodeOf(next, touched);
+        for (const q of touched) next[q] = -1;
+        touched.length = 0;
+        if (t === -2) break;
         ts[k] = t;
         if (t >= 0 && !losing[t]) {
           live++;
