@@ -4,7 +4,8 @@
  * the expected status and with ltlsynt (run live when on PATH, else the recorded baseline).
  *
  * Options: --timeout <s> (default 20), --filter <regex> on the spec path, --corpus <dir>,
- * --format tsl|tlsf (which file to prefer).
+ * --format tsl|tlsf (which file to prefer, default tlsf: the file ltlsynt's baseline used),
+ * --jobs <n> (specs checked in parallel, default 1; keep 1 for timings on a shared machine).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -45,7 +46,8 @@ export const corpusSection: BenchSection = {
     const corpus = option(args, 'corpus') ?? '/work/shared/corpus';
     const timeout = Number(option(args, 'timeout') ?? 20);
     const filter = new RegExp(option(args, 'filter') ?? '.');
-    const prefer = option(args, 'format') ?? 'tsl';
+    const prefer = option(args, 'format') ?? 'tlsf';
+    const jobs = Math.max(1, Number(option(args, 'jobs') ?? 1));
     if (!existsSync(join(corpus, 'manifest.tsv'))) return `## Corpus\n\nSkipped: ${corpus}/manifest.tsv not found.\n`;
     const rows = readFileSync(join(corpus, 'manifest.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
     const baseline = new Map<string, { verdict: string; seconds: number }>();
@@ -69,10 +71,26 @@ export const corpusSection: BenchSection = {
     let oursOnly = 0;
     let theirsOnly = 0;
     const selected = rows.filter(([spec]) => filter.test(spec));
-    for (const [i, [spec, hasTsl, hasTlsf, expected]] of selected.entries()) {
+    const fileOf = ([spec, hasTsl, hasTlsf]: string[]) => {
       const useTsl = hasTsl === 'tsl' && (prefer === 'tsl' || hasTlsf !== 'tlsf');
-      const file = join(corpus, `${spec}.${useTsl ? 'tsl' : 'tlsf'}`);
-      const ours = await runIsolated({ file, timeoutMs: timeout * 1000, synthesize: true });
+      return `${spec}.${useTsl ? 'tsl' : 'tlsf'}`;
+    };
+    const results: Array<Awaited<ReturnType<typeof runIsolated>>> = new Array(selected.length);
+    let nextIndex = 0;
+    let finished = 0;
+    const worker = async () => {
+      while (nextIndex < selected.length) {
+        const i = nextIndex++;
+        results[i] = await runIsolated({ file: join(corpus, fileOf(selected[i])), timeoutMs: timeout * 1000, synthesize: true });
+        const r = results[i];
+        if (r.verdict === 'error') log(`  ${selected[i][0]}: error: ${r.message.split('\n')[0]}`);
+        log(`[${++finished}/${selected.length}] ${selected[i][0]}: ${r.verdict} (${r.seconds.toFixed(2)} s)`);
+      }
+    };
+    await Promise.all(Array.from({ length: jobs }, worker));
+    for (const [i, [spec, , hasTlsf, expected]] of selected.entries()) {
+      const shownFile = fileOf(selected[i]);
+      const ours = results[i];
       const verdict = ours.verdict === 'error' ? 'error' : ours.verdict;
       const theirs = live && hasTlsf === 'tlsf' ? runLtlsynt(join(corpus, `${spec}.tlsf`), timeout) : baseline.get(spec);
       const isDecided = verdict === 'realizable' || verdict === 'unrealizable';
@@ -88,10 +106,8 @@ export const corpusSection: BenchSection = {
       const ratio = theirs && isDecided && theirsIsDecided ? (ours.seconds / Math.max(theirs.seconds, 0.001)).toFixed(1) : '';
       const shown = verdict === 'error' ? `error` : verdict === 'unknown' ? `unknown` : verdict;
       table.push(
-        `| ${spec}.${useTsl ? 'tsl' : 'tlsf'} | ${expected} | ${shown}${isDecided && verdict !== expected && expected !== 'unknown' ? ' **WRONG**' : ''} | ${ours.seconds.toFixed(2)} | ${states} | ${theirs?.verdict ?? ''} | ${theirs ? theirs.seconds.toFixed(2) : ''} | ${ratio} |`,
+        `| ${shownFile} | ${expected} | ${shown}${isDecided && verdict !== expected && expected !== 'unknown' ? ' **WRONG**' : ''} | ${ours.seconds.toFixed(2)} | ${states} | ${theirs?.verdict ?? ''} | ${theirs ? theirs.seconds.toFixed(2) : ''} | ${ratio} |`,
       );
-      if (ours.verdict === 'error') log(`  ${spec}: error: ${ours.message.split('\n')[0]}`);
-      log(`[${i + 1}/${selected.length}] ${spec}: ${verdict} (${ours.seconds.toFixed(2)} s)`);
     }
     const source = live ? 'ltlsynt (run live)' : 'ltlsynt 2.12.1 baseline (baselines/ltlsynt.tsv, 20 s limit)';
     const summary = [

@@ -66,7 +66,7 @@ export function formatExplanation(e: UnrealizableExplanation): string {
   }
   out.push(
     c.minimal
-      ? `removing any one core line makes the spec realizable (${c.solverCalls} solver calls, ${c.seconds.toFixed(1)} s of a ${(c.budgetMs / 1000).toFixed(0)} s budget)`
+      ? `minimal: without any one core line the rest is realizable; other conflicts may remain elsewhere (${c.solverCalls} solver calls, ${c.seconds.toFixed(1)} s of a ${(c.budgetMs / 1000).toFixed(0)} s budget)`
       : `note: the time budget (${(c.budgetMs / 1000).toFixed(0)} s) ran out before every line was proven necessary; the core may not be minimal`,
   );
   if (e.story) {

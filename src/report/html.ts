@@ -103,7 +103,7 @@ export function renderReport(input: ReportInput): string {
     body.push(
       `<p class="minimality">${
         e.core.minimal
-          ? `Removing any one core line makes the spec realizable (${e.core.solverCalls} solver calls, ${e.core.seconds.toFixed(1)} s of a ${(e.core.budgetMs / 1000).toFixed(0)} s budget).`
+          ? `The core is minimal: without any one of its lines, the rest can be satisfied together — other conflicts may remain elsewhere in the spec (${e.core.solverCalls} solver calls, ${e.core.seconds.toFixed(1)} s of a ${(e.core.budgetMs / 1000).toFixed(0)} s budget).`
           : `The time budget (${(e.core.budgetMs / 1000).toFixed(0)} s) ran out before every line was proven necessary; the core may not be minimal.`
       }</p>`,
     );

@@ -20,7 +20,7 @@ interface Built {
 }
 
 /** Strategy states with reuse of dominating positions (`upward`: a state may stand for smaller ones). */
-function stateSet(game: SolvedGame, upward: boolean): Built {
+function stateSet(game: SolvedGame, upward: boolean, widenStates = true): Built {
   const states: number[] = [];
   const byNode = new Map<number, number>();
   let pool: number[] | undefined;
@@ -30,7 +30,7 @@ function stateSet(game: SolvedGame, upward: boolean): Built {
    * reached (a larger position covers more of the positions reached later, so fewer states).
    */
   const widen = (node: number): number => {
-    if (!upward) return node;
+    if (!upward || !widenStates) return node;
     pool ??= game.vectors.map((_, i) => i).filter((i) => winning(game, i));
     const v = game.vectors[node];
     let best = node;
@@ -76,8 +76,9 @@ export function extractMealyController(
   inputs: readonly string[],
   outputs: readonly string[],
   outputDims: readonly Dimension[],
+  widen = true,
 ): MealyMachine {
-  const built = stateSet(game, true);
+  const built = stateSet(game, true, widen);
   const transitions: MealyTransition[] = [];
   built.add(0);
   for (let s = 0; s < built.states.length; s++) {

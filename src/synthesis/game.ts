@@ -135,23 +135,26 @@ function subset(a: Int32Array, b: Int32Array): boolean {
   return true;
 }
 
-/** For each set, the index of a kept set that dominates it (minimal sets if `keepMinimal`). */
+/**
+ * For each set, the index of a kept set that dominates it (minimal sets if `keepMinimal`, else
+ * maximal). Sets are visited by size (stable, so earlier — preferred — choices win ties) and
+ * compared only with the sets kept so far: a dominating set is never larger (smaller).
+ */
 function dominance(sets: readonly Int32Array[], keepMinimal: boolean): number[] {
-  const rep = sets.map((_, i) => i);
-  const better = (a: Int32Array, b: Int32Array) => (keepMinimal ? subset(a, b) : subset(b, a));
-  // Visit in order so that earlier (preferred) choices win ties.
-  for (let i = 0; i < sets.length; i++) {
-    if (rep[i] !== i) continue;
-    for (let j = 0; j < sets.length; j++) {
-      if (j === i || rep[j] !== j) continue;
-      if (better(sets[i], sets[j])) rep[j] = i;
+  const order = sets.map((_, i) => i);
+  order.sort((a, b) => (keepMinimal ? sets[a].length - sets[b].length : sets[b].length - sets[a].length));
+  const rep = new Array<number>(sets.length);
+  const kept: number[] = [];
+  for (const i of order) {
+    let r = i;
+    for (const k of kept) {
+      if (keepMinimal ? subset(sets[k], sets[i]) : subset(sets[i], sets[k])) {
+        r = k;
+        break;
+      }
     }
-  }
-  // Chains: point everything at a kept representative.
-  for (let i = 0; i < rep.length; i++) {
-    let r = rep[i];
-    while (rep[r] !== r) r = rep[r];
     rep[i] = r;
+    if (r === i) kept.push(i);
   }
   return rep;
 }

@@ -343,9 +343,14 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
   function realizable(game: SolvedGame): GameOutcome {
     const stats = { K: game.K, automatonStates: game.table.ucw.stateCount, gamePositions: game.nodeCount };
     if (!extract) return { verdict: 'realizable', stats };
-    const controller = mealy
-      ? extractMealyController(game, inputs, outputs, outputDims)
-      : extractMooreController(game, inputs, outputs, outputDims);
-    return { verdict: 'realizable', controller, stats };
+    if (!mealy) return { verdict: 'realizable', controller: extractMooreController(game, inputs, outputs, outputDims), stats };
+    // Widened states (largest winning positions) give fewer states but may act on obligations
+    // that are not pending; keep the plain extraction when it is as small, since it makes fewer
+    // updates that are not self-updates (fewer LLM calls).
+    const idle = completeCube({}, outputDims);
+    const busy = (m: MealyMachine) => m.transitions.filter((t) => outputs.some((o) => t.output[o] !== idle[o])).length;
+    const candidates = [true, false].map((widen) => minimizeMealy(extractMealyController(game, inputs, outputs, outputDims, widen)));
+    candidates.sort((a, b) => a.stateCount - b.stateCount || busy(a) - busy(b));
+    return { verdict: 'realizable', controller: candidates[0], stats };
   }
 }

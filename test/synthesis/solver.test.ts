@@ -76,9 +76,21 @@ describe('controller shape', () => {
       expect([t.output.x_keep, t.output.x_f, t.output.x_g].filter(Boolean)).toHaveLength(1);
       expect([t.output.y_keep, t.output.y_h].filter(Boolean)).toHaveLength(1);
     }
-    // With neither p nor q (and no obligation pending) nothing needs to change.
-    const idle = transitionsFrom(m)[m.initial].find((t) => cubeMatches(t.input, () => false))!;
-    expect(idle.output.x_keep && idle.output.y_keep).toBe(true);
+  });
+
+  test('when nothing is required, signals keep their value (self-updates)', () => {
+    const spec = gameOf({ ins: ['p', 'q'], signals: { x: ['x_keep', 'x_f', 'x_g'], y: ['y_keep', 'y_h'] }, guarantee: ['G (q -> x_g | y_h)', 'G (p -> X x_f)'] });
+    const result = synthesize(spec);
+    expect(result.verdict).toBe('realizable');
+    if (result.verdict !== 'realizable') return;
+    const m = result.controller;
+    // With neither p nor q the y signal need never change (x may serve a pending obligation).
+    for (const t of m.transitions.filter((t) => t.input.q === false)) expect(t.output.y_keep).toBe(true);
+    const single = synthesize(gameOf({ ins: ['q'], signals: { x: ['x_keep', 'x_g'] }, guarantee: ['G (q -> x_g)'] }));
+    expect(single.verdict).toBe('realizable');
+    if (single.verdict !== 'realizable') return;
+    const idle = single.controller.transitions.filter((t) => cubeMatches(t.input, () => false));
+    expect(idle.every((t) => t.output.x_keep)).toBe(true);
   });
 
   test('a deadline yields unknown instead of running on', () => {

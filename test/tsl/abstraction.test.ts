@@ -118,6 +118,19 @@ describe('the other shipped specs', () => {
     expect(eq?.name).toBe('eq_hintCount_3');
   });
 
+  it('tutor.tsl keeps every guarantee of the paper text (unrealizable/tutor-as-printed.tsl) and adds assumptions', () => {
+    const printed = loadSpec('unrealizable/tutor-as-printed.tsl').game;
+    const { game } = loadSpec('tutor.tsl');
+    // The paper's version has nothing linking updates to predicates: that is why it is unrealizable.
+    expect(printed.assumptions).toHaveLength(0);
+    expect(printed.initially).toHaveLength(0);
+    expect(game.assumptions.length).toBeGreaterThan(0);
+    // Formulas are hash-consed, so identity is formula equality.
+    const kept = new Set(game.guarantees.map((g) => g.formula));
+    expect(printed.guarantees.map((g) => g.text).filter((_, i) => !kept.has(printed.guarantees[i].formula))).toEqual([]);
+    expect(printed.guarantees).toHaveLength(4);
+  });
+
   it('forest.tsl and conversation.tsl load', () => {
     expect(loadSpec('forest.tsl').game.outputs.map((o) => o.name)).toEqual(['u_storyPassage_toForest_s', 'u_storyPassage_storyPassage']);
     expect(loadSpec('conversation.tsl').game.signals[0].updates).toHaveLength(4);
