@@ -17,6 +17,7 @@ import { readLog } from '../src/audit/logs.js';
 import { parseLabelsFile, parseRuleText } from '../src/audit/rules.js';
 import { environments, generateLogs, ruleFiles } from '../examples/audit/generate.js';
 import type { BenchSection } from './sections.js';
+import { mulberry32 as rng } from '../runtime/random.js';
 
 const PROPERTIES = [
   'G (a -> X b)',
@@ -32,16 +33,6 @@ const PROPERTIES = [
 ].map((text, i) => ({ name: `p${i + 1}`, formula: parseLtl(text) }));
 const APS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function mb(bytes: number): string {
   return `${(bytes / 1048576).toFixed(1)} MB`;

@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 as rng } from '../../runtime/random.js';
 
 export type Step = Readonly<Record<string, string>>;
 type Plan = Step[];
@@ -118,16 +119,6 @@ export interface GeneratedLog {
   readonly truth: ReadonlyMap<string, string>;
 }
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `runs` runs; each violates one random rule with probability `violationRate`. */
 export function generateLogs(env: Environment, runs: number, seed: number, violationRate = 0.5): GeneratedLog {

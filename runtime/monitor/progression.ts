@@ -86,6 +86,8 @@ interface PropState {
   /** Formula before the most recent step and that step's mask (for LTLf end-of-trace). */
   prev: Term;
   lastMask: number;
+  /** Global index of the step `prev`/`lastMask` describe (-1 before the first step). */
+  lastStep: number;
   stepsSinceReset: number;
   verdict: Verdict;
   violations: number;
@@ -108,6 +110,8 @@ export interface MonitorSnapshot {
     readonly current: LtlNode;
     readonly prev: LtlNode;
     readonly lastLabels: readonly string[];
+    /** Step index of `prev`/`lastLabels` (absent in older snapshots). */
+    readonly lastStep?: number;
     readonly stepsSinceReset: number;
     readonly verdict: Verdict;
     readonly violations: number;
@@ -189,6 +193,7 @@ export class ProgressionMonitor {
       current: initial,
       prev: initial,
       lastMask: 0,
+      lastStep: -1,
       stepsSinceReset: 0,
       verdict: 'pending',
       violations: 0,
@@ -230,6 +235,7 @@ export class ProgressionMonitor {
       }
       p.prev = cur;
       p.lastMask = mask;
+      p.lastStep = step;
       p.stepsSinceReset++;
       if (next !== cur) {
         const verdict = this.settle(p, next, step, at, mask);
@@ -276,6 +282,12 @@ export class ProgressionMonitor {
    * Verdicts for a finished log. `ltl3`: pending stays pending. `ltlf`: the log is the whole trace
    * (strong next, unmet eventualities violated, invariants satisfied); recovery mode judges the
    * instance still running at the end the same way. Does not change the monitor.
+   *
+   * Why the last step is judged again under LTLf: progression treats `X`/`!X` as if a next step
+   * always exists (`!X true` progresses to `false`), which is right for every step but the last.
+   * A verdict reached before the last event is final either way (a later step does exist, and every
+   * other simplification the terms apply holds on any non-empty finite suffix), but a verdict
+   * reached *at* the last event is replaced by the end-of-trace evaluation of the formula before it.
    */
   finish(semantics: EndSemantics): FinalStatus[] {
     return this.props.map((p) => {
@@ -283,6 +295,9 @@ export class ProgressionMonitor {
       let violations = p.violations;
       let satisfactions = p.satisfactions;
       let firstViolationStep = p.firstViolationStep;
+      let firstSatisfactionStep = p.firstSatisfactionStep;
+      let dropFirstViolation = false;
+      const lastStep = this.stepCount - 1;
       const decided = p.current.kind === K.True || p.current.kind === K.False;
       // A property restarted by recovery at the very last event has no running instance to judge.
       const running = !decided && (p.stepsSinceReset > 0 || this.stepCount === 0);
@@ -295,13 +310,40 @@ export class ProgressionMonitor {
         if (ok) satisfactions++;
         else {
           violations++;
-          firstViolationStep ??= this.stepCount - 1;
+          firstViolationStep ??= lastStep;
         }
+      } else if (semantics === 'ltlf' && this.stepCount > 0 && p.lastStep === lastStep) {
+        // A verdict reached at the last event (decided, or restarted by recovery right there).
+        const ok = progressLast(this.store, p.prev, (ap) => maskHas(p, p.lastMask, ap));
+        if (ok && p.verdict === 'violated') {
+          violations--;
+          satisfactions++;
+          firstSatisfactionStep ??= lastStep;
+          if (p.firstViolationStep === lastStep) {
+            firstViolationStep = undefined;
+            dropFirstViolation = true;
+          }
+        } else if (!ok && p.verdict === 'satisfied') {
+          satisfactions--;
+          violations++;
+          firstViolationStep ??= lastStep;
+          if (p.firstSatisfactionStep === lastStep) firstSatisfactionStep = undefined;
+        }
+        verdict = ok ? 'satisfied' : 'violated';
       } else if (!decided) {
         verdict = 'pending';
       }
-      const base = this.describe(p, verdict);
-      return { ...base, violations, satisfactions, firstViolationStep, semantics };
+      const { firstViolationStep: _v, firstViolationAt, firstSatisfactionStep: _s, violationWitness, ...base } = this.describe(p, verdict);
+      return {
+        ...base,
+        violations,
+        satisfactions,
+        ...(firstViolationStep !== undefined ? { firstViolationStep } : {}),
+        ...(firstViolationAt !== undefined && !dropFirstViolation ? { firstViolationAt } : {}),
+        ...(firstSatisfactionStep !== undefined ? { firstSatisfactionStep } : {}),
+        ...(violationWitness && !dropFirstViolation ? { violationWitness } : {}),
+        semantics,
+      };
     });
   }
 
@@ -367,6 +409,7 @@ export class ProgressionMonitor {
         current: s.toNode(p.current),
         prev: s.toNode(p.prev),
         lastLabels: maskLabels(s, p, p.lastMask),
+        lastStep: p.lastStep,
         stepsSinceReset: p.stepsSinceReset,
         verdict: p.verdict,
         violations: p.violations,
@@ -399,6 +442,7 @@ export class ProgressionMonitor {
       Object.assign(p, {
         prev: s.fromNode(sp.prev),
         lastMask: toMask(sp.lastLabels),
+        lastStep: sp.lastStep ?? (sp.stepsSinceReset > 0 ? snap.step - 1 : -1),
         stepsSinceReset: sp.stepsSinceReset,
         verdict: sp.verdict,
         violations: sp.violations,

@@ -3,8 +3,9 @@
  * diagnostics. Each command lives in `commands/<name>.ts` and is imported only when invoked, so
  * `tslc check` never loads ts-morph, execa or LLM providers.
  */
+import { readFileSync } from 'node:fs';
 import yargs from 'yargs';
-import { UserError } from '../diagnostics/diagnostic.js';
+import { type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import { ExitCode } from './exit-codes.js';
 import { diagnosticsToJson, renderDiagnostics } from './io.js';
 import { commands } from './commands/index.js';
@@ -22,14 +23,14 @@ export async function main(argv: readonly string[]): Promise<void> {
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .version(false)
+    .version('version', 'Show the tslc version', packageVersion())
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .epilogue(
       'Exit codes: 0 ok · 1 unrealizable / stale / violation · 2 input error · 3 unknown (timeout) · 70 internal error.',
     )
     .fail((msg, err) => {
       if (err) throw err;
-      throw new UserError({ severity: 'error', message: msg, code: 'usage' });
+      throw new UserError({ severity: 'error', message: usageMessage(msg, argv), code: 'usage' });
     });
   for (const spec of commands) {
     parser.command(spec.command, spec.describe, spec.builder, async (args) => {
@@ -38,11 +39,58 @@ export async function main(argv: readonly string[]): Promise<void> {
       process.exitCode = await impl.run(args as Record<string, unknown>);
     });
   }
+  if (argv.length === 0) {
+    // No command: show what there is to run (on stderr: stdout stays clean for pipes) and fail,
+    // so a CI step that lost its arguments does not pass silently.
+    process.stderr.write((await parser.getHelp()) + '\n');
+    process.exitCode = ExitCode.inputError;
+    return;
+  }
   try {
     await parser.parseAsync();
   } catch (err) {
     process.exitCode = reportError(err, wantsJson);
   }
+}
+
+/** The version in tslc's package.json (found upwards from this module: dist/src/cli or src/cli). */
+function packageVersion(): string {
+  for (const up of ['../../package.json', '../../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'tslc' && typeof pkg.version === 'string') return pkg.version;
+    } catch {
+      // Not at this depth; try the next.
+    }
+  }
+  return 'unknown';
+}
+
+/** A yargs validation message as one line that says which command it is about and where help is. */
+function usageMessage(msg: string, argv: readonly string[]): string {
+  const first = argv.find((a) => !a.startsWith('-'));
+  const known = first !== undefined && commands.some((c) => commandName(c.command) === first);
+  let oneLine = msg.replace(/\s*\n\s*/g, ' ').trim();
+  const unknown = /^Unknown arguments?: (.*)$/.exec(oneLine);
+  if (unknown) {
+    // yargs lists each unknown flag also in camelCase and without its `no-` prefix; name the
+    // flags as the user typed them.
+    const typed = argv.filter((a) => a.startsWith('-')).map((a) => a.split('=')[0]);
+    const listed = unknown[1].split(', ');
+    const named = typed.filter((t) => listed.some((n) => [`--${n}`, `--no-${n}`, `-${n}`].includes(t)));
+    if (named.length > 0) oneLine = `unknown option${named.length > 1 ? 's' : ''} ${named.join(', ')}`;
+  }
+  if (!known && first !== undefined && argv[0] === first) {
+    const hint = /^Did you mean (\S+)\?/.exec(oneLine);
+    return `unknown command '${first}'${hint ? ` (did you mean '${hint[1]}'?)` : ''}; \`tslc --help\` lists the commands`;
+  }
+  if (oneLine.includes('--help')) return oneLine;
+  return known ? `${oneLine} (see \`tslc ${first} --help\`)` : `${oneLine} (see \`tslc --help\`)`;
+}
+
+function commandName(command: string | readonly string[]): string {
+  const first = typeof command === 'string' ? command : (command[0] ?? '');
+  return first.split(' ')[0];
 }
 
 function reportError(err: unknown, json: boolean): number {
@@ -51,7 +99,34 @@ function reportError(err: unknown, json: boolean): number {
     else process.stderr.write(renderDiagnostics(err.diagnostics) + '\n');
     return ExitCode.inputError;
   }
+  const fsProblem = fileSystemDiagnostic(err);
+  if (fsProblem) return reportError(new UserError(fsProblem), json);
   const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
   process.stderr.write(`tslc: internal error (please report this with the input that caused it):\n${message}\n`);
   return ExitCode.internal;
+}
+
+const FS_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  EEXIST: 'already exists (and is not a directory)',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on device',
+  ENAMETOOLONG: 'name too long',
+};
+const FS_VERBS: Readonly<Record<string, string>> = { open: 'open', mkdir: 'create directory', scandir: 'list', read: 'read', write: 'write', rename: 'rename' };
+
+/**
+ * A file-system error that escaped a command (e.g. `-o` naming a directory) is about the user's
+ * paths, not a bug in tslc: say which path and why, exit 2, no stack trace.
+ */
+function fileSystemDiagnostic(err: unknown): Diagnostic | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const { code, path, syscall } = err as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || typeof path !== 'string' || !(code in FS_REASONS)) return undefined;
+  const verb = (syscall !== undefined && FS_VERBS[syscall]) || 'access';
+  return { severity: 'error', message: `cannot ${verb} ${path}: ${FS_REASONS[code]}`, code: 'io' };
 }

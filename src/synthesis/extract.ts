@@ -275,6 +275,8 @@ export function extractAttractorCounterstrategy(
       const to = target(t < 0 ? SINK : t);
       for (const output of expandPart(choice.part)) transitions.push({ from: s, input, output, to });
     }
+    for (const part of leaf.fatal)
+      for (const output of expandPart(part)) transitions.push({ from: s, input, output, to: target(SINK) });
   }
   return {
     inputs,

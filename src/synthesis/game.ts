@@ -36,6 +36,8 @@ export interface Leaf {
   readonly choices: readonly Choice[];
   /** Indices of kept choices (rep === own index). */
   readonly kept: readonly number[];
+  /** Second-mover parts cut off because they enter a rejecting sink (they lose at every bound). */
+  readonly fatal: readonly SplitPart[];
 }
 
 /** Move structure per set of active automaton states; independent of K, so shared across K. */
@@ -61,6 +63,10 @@ export class MoveTable {
     this.firstIndex = indexMover(this.bdd, first.dims);
     this.secondIndex = indexMover(this.bdd, second.dims);
     this.guards = ucw.edges.map((e) => this.bdd.fromFormula(e.guard));
+    const sink = ucw.out.map((es, q) =>
+      es.some((i) => ucw.edges[i].to === q && ucw.edges[i].rejecting && ucw.edges[i].guard.kind === 'true'),
+    );
+    this.fatalEdge = ucw.edges.map((e) => sink[e.to]);
     this.filter = this.bdd.fromFormula(firstFilter);
   }
   private readonly bdd: Bdd;
@@ -68,6 +74,7 @@ export class MoveTable {
   private readonly secondIndex: MoverIndex;
   private readonly guards: readonly Node[];
   private readonly filter: Node;
+  private readonly fatalEdge: readonly boolean[];
 
   /** The first-mover parts excluded by `firstFilter` in a position with these active states. */
   excludedFor(active: readonly number[], tick: () => void): SplitPart[] {
@@ -86,11 +93,18 @@ export class MoveTable {
     const edgeIds: number[] = [];
     for (const q of active) edgeIds.push(...this.ucw.out[q]);
     const guards: Node[] = edgeIds.map((i) => this.guards[i]);
+    const fatal = edgeIds.map((i) => this.fatalEdge[i]);
     const filtered = this.filter !== ONE;
-    if (filtered) guards.push(this.filter);
+    if (filtered) {
+      guards.push(this.filter);
+      fatal.push(false);
+    }
     const leaves: Leaf[] = [];
     const excluded: SplitPart[] = [];
-    for (const lp0 of splitGuards(this.bdd, guards, this.firstIndex, this.first.merge, tick)) {
+    // The safety player's branches into a rejecting sink are cut off while splitting.
+    const firstFatal = this.secondIsSafety ? undefined : fatal;
+    const secondFatal = this.secondIsSafety ? fatal : undefined;
+    for (const lp0 of splitGuards(this.bdd, guards, this.firstIndex, this.first.merge, tick, firstFatal)) {
       let lp = lp0;
       if (filtered) {
         const verdict = lp0.residual[lp0.residual.length - 1];
@@ -100,7 +114,8 @@ export class MoveTable {
         }
         lp = { ...lp0, residual: lp0.residual.slice(0, -1) };
       }
-      const parts = splitGuards(this.bdd, lp.residual, this.secondIndex, this.second.merge, tick);
+      const fatalParts: SplitPart[] = [];
+      const parts = splitGuards(this.bdd, lp.residual, this.secondIndex, this.second.merge, tick, secondFatal, fatalParts);
       const raw = parts.map((p) => {
         const on: number[] = [];
         p.residual.forEach((g, j) => {
@@ -112,7 +127,7 @@ export class MoveTable {
       });
       const reps = dominance(raw.map((r) => r.edges), this.secondIsSafety);
       const choices = raw.map((r, i) => ({ ...r, rep: reps[i] }));
-      leaves.push({ part: lp, choices, kept: choices.flatMap((c, i) => (c.rep === i ? [i] : [])) });
+      leaves.push({ part: lp, choices, kept: choices.flatMap((c, i) => (c.rep === i ? [i] : [])), fatal: fatalParts });
     }
     if (this.cache.size > 200_000) {
       this.cache.clear();

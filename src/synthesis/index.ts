@@ -131,16 +131,54 @@ function run(spec: GameSpec, options: SynthesisOptions, extract: boolean): Synth
   }
 }
 
+/**
+ * A guarantee that mentions no output is a claim about the environment alone; if it fails under
+ * the assumptions even on its own, the whole spec is unrealizable (a controller for the whole
+ * would be one for this part), and the small game says so quickly. Each probe gets a slice of
+ * the budget; only an "unrealizable" answer is used.
+ */
+function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, extract: boolean, budget: Budget): GameOutcome | undefined {
+  const outputs = new Set(outputNames(spec));
+  const all = spec.guarantees.flatMap((p) => conjuncts(p.formula).map((formula) => ({ ...p, formula })));
+  if (all.length <= 1) return undefined;
+  const probes = all.filter((g) => ![...atoms(g.formula)].some((a) => outputs.has(a)));
+  for (const g of probes) {
+    const sliceEnd = Math.min(budget.deadline, performance.now() + Math.max(200, (budget.deadline - performance.now()) / 8));
+    let ticks = 0;
+    const sub: Budget = {
+      ...budget,
+      deadline: sliceEnd,
+      tick: () => {
+        budget.tick();
+        if ((++ticks & 255) === 0 && performance.now() > sliceEnd) throw new ProbeTimeout();
+      },
+    };
+    try {
+      const outcome = solveGame({ ...spec, guarantees: [g] }, { ...options, maxK: Math.min(options.maxK ?? 40, 8) }, extract, sub);
+      budget.progress(`probe of an environment-only guarantee: ${outcome.verdict}`);
+      if (outcome.verdict === 'unrealizable') return outcome;
+    } catch (err) {
+      if (!(err instanceof ProbeTimeout)) throw err;
+    }
+  }
+  return undefined;
+}
+
+class ProbeTimeout extends Error {}
+
 function solveDecomposed(spec: GameSpec, options: SynthesisOptions, extract: boolean, budget: Budget): GameOutcome {
   const plan = options.decompose === false ? undefined : decompose(spec);
-  if (!plan || plan.parts.length <= 1) return solveGame(spec, options, extract, budget);
+  if (!plan || plan.parts.length <= 1) {
+    const probed = options.games === undefined || options.games === 'both' ? probeEnvironmentGuarantees(spec, options, extract, budget) : undefined;
+    return probed ?? solveGame(spec, options, extract, budget);
+  }
   budget.progress(`solving ${plan.parts.length} independent parts`);
   const controllers: MealyMachine[] = [];
   let K = 0;
   let automatonStates = 0;
   let positions = 0;
   for (const part of plan.parts) {
-    const outcome = solveGame(part.spec, options, extract, budget);
+    const outcome = solveDecomposed(part.spec, { ...options, decompose: false }, extract, budget);
     budget.progress(`part ${part.spec.name}: ${outcome.verdict}`);
     if (outcome.verdict === 'unknown') return outcome;
     if (outcome.verdict === 'unrealizable') {

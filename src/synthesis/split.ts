@@ -129,6 +129,12 @@ export function splitGuards(
   mover: MoverIndex,
   merge: boolean,
   tick: () => void,
+  /**
+   * Guards whose edge leads into a universal rejecting sink: a branch that enables one loses for
+   * the safety player at every bound, so it is cut off early (and reported in `pruned`).
+   */
+  fatal?: readonly boolean[],
+  pruned?: SplitPart[],
 ): SplitPart[] {
   const parts: SplitPart[] = [];
   const { dims } = mover;
@@ -173,8 +179,15 @@ export function splitGuards(
       rec(branches[0].gs, cube, merged);
       return;
     }
-    for (const b of branches)
-      rec(b.gs, { ...cube, ...b.option }, b.same.length > 1 ? [...merged, b.same] : merged);
+    for (const b of branches) {
+      const nextCube = { ...cube, ...b.option };
+      const nextMerged = b.same.length > 1 ? [...merged, b.same] : merged;
+      if (fatal && b.gs.some((g, j) => g === 1 && fatal[j])) {
+        pruned?.push({ cube: nextCube, residual: b.gs, merged: nextMerged });
+        continue;
+      }
+      rec(b.gs, nextCube, nextMerged);
+    }
   };
   rec(guards, {}, []);
   return parts;

@@ -1,18 +1,10 @@
 /** Seeded random formulas and lassos for the randomized translator/simplifier tests. */
 import { type Formula, and, ap, F, FALSE, G, iff, implies, M, not, or, R, TRUE, U, W, X, xor } from '../../src/ltl/formula.js';
 import type { Lasso, Valuation } from '../../src/automata/lasso.js';
+import { mulberry32 } from '../../runtime/random.js';
 
-/** mulberry32: tiny, good enough, and reproducible across runs. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG (mulberry32), shared with the rest of the project. */
+export const prng = mulberry32;
 
 export function randomFormula(rand: () => number, names: readonly string[], depth: number): Formula {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];

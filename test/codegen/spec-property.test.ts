@@ -18,6 +18,7 @@ import { loadGame } from '../../src/frontend/load.js';
 import { signalConstraint, type GameSpec } from '../../src/game/spec.js';
 import { and, type Formula } from '../../src/ltl/formula.js';
 import { repoRoot } from './typecheck.js';
+import { mulberry32 as rng } from '../../runtime/random.js';
 
 const STEPS = 10_000;
 
@@ -46,17 +47,6 @@ function toNode(f: Formula): LtlNode {
   }
 }
 
-/** Mulberry32: a tiny seeded PRNG so a failure can be reproduced. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface DriveResult {
   violations: { step: number; state: number }[];

@@ -7,6 +7,7 @@ import { partLocation } from '../../src/explain/words.js';
 import type { GameSpec } from '../../src/game/spec.js';
 import { loadSpecs } from '../../src/report/build.js';
 import { checkRealizability } from '../../src/synthesis/index.js';
+import { mulberry32 as rng } from '../../runtime/random.js';
 
 // Unrealizable corpus specs our solver decides well within 20 s (measured: each < 2 s alone).
 const CORPUS = '/work/shared/corpus/syntcomp-tsl/';
@@ -18,17 +19,6 @@ const conflicts: Array<{ files: string[]; core: string[] }> = [
   { files: ['specs/conflicts/shopkeeper.tsl', 'specs/conflicts/explorer.tsl'], core: ['shopkeeper.tsl:3', 'explorer.tsl:3'] },
 ];
 
-/** Deterministic PRNG (mulberry32) so a failing controller can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A random Mealy machine over the spec's updates (one update per signal, free outputs random),

@@ -1,17 +1,11 @@
 // Shared test helpers: a seeded RNG, random formulas and traces, and reference LTL semantics
 // (on lasso words and on finite traces) that the monitors are checked against.
 import type { LtlNode } from '../../runtime/ltl/syntax.js';
+import { holds } from '../patterns/ltlf.js';
+import { mulberry32 } from '../../runtime/random.js';
 
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG (mulberry32), shared with the rest of the project. */
+export const rng = mulberry32;
 
 export const ap = (name: string): LtlNode => ({ op: 'ap', name });
 export const not = (arg: LtlNode): LtlNode => ({ op: '!', arg });
@@ -125,54 +119,7 @@ export function evalLasso(f: LtlNode, prefix: readonly Letter[], loop: readonly 
   return go(f)[0];
 }
 
-/** LTLf truth of `f` on a non-empty finite trace (strong X). */
+/** LTLf truth of `f` on a non-empty finite trace (strong X): the one LTLf oracle of the tests. */
 export function evalFinite(f: LtlNode, trace: readonly Letter[], i = 0): boolean {
-  const n = trace.length;
-  const at = (g: LtlNode, j: number): boolean => evalFinite(g, trace, j);
-  switch (f.op) {
-    case 'true':
-      return true;
-    case 'false':
-      return false;
-    case 'ap':
-      return trace[i].has(f.name);
-    case '!':
-      return !at(f.arg, i);
-    case '&':
-      return f.args.every((a) => at(a, i));
-    case '|':
-      return f.args.some((a) => at(a, i));
-    case 'X':
-      return i + 1 < n && at(f.arg, i + 1);
-    case 'F':
-      for (let j = i; j < n; j++) if (at(f.arg, j)) return true;
-      return false;
-    case 'G':
-      for (let j = i; j < n; j++) if (!at(f.arg, j)) return false;
-      return true;
-    case '->':
-      return !at(f.left, i) || at(f.right, i);
-    case '<->':
-      return at(f.left, i) === at(f.right, i);
-    case 'xor':
-      return at(f.left, i) !== at(f.right, i);
-    case 'U':
-    case 'W':
-    case 'M':
-    case 'R': {
-      // a U b: b at some j ≥ i with a before; W also accepts a everywhere; R/M are the duals.
-      const until = (a: LtlNode, b: LtlNode, weak: boolean): boolean => {
-        for (let j = i; j < n; j++) {
-          if (at(b, j)) return true;
-          if (!at(a, j)) return false;
-        }
-        return weak;
-      };
-      if (f.op === 'U') return until(f.left, f.right, false);
-      if (f.op === 'W') return until(f.left, f.right, true);
-      const nl = not(f.left);
-      const nr = not(f.right);
-      return f.op === 'R' ? !until(nl, nr, false) : !until(nl, nr, true);
-    }
-  }
+  return holds(f, trace.map((l) => [...l]), i);
 }

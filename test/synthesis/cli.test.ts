@@ -57,6 +57,7 @@ describe('tslc check', () => {
     const code = await check({ files: [broken], timeout: 20 });
     expect(code).toBe(2);
     expect(err.join('')).toMatch(/broken\.tlsf:2:\d+: error:/);
+    expect(err.join('')).toContain('^');
   });
 });
 

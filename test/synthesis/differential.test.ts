@@ -83,12 +83,21 @@ describe('differential: primal vs. dual on random small specs', () => {
         expect(dual.verdict, context).not.toBe('realizable');
         expect(checkCounterstrategyAgainst(spec, primal.counterstrategy), context).toEqual([]);
       }
+      // The default pipeline (decomposition, probes, both games) must agree and check too.
+      const full = synthesize(spec, { timeoutMs: 300, maxK: 6 });
+      if (full.verdict === 'realizable') {
+        expect(dual.verdict, context).not.toBe('unrealizable');
+        expect(checkControllerAgainst(spec, full.controller), context).toEqual([]);
+      }
+      if (full.verdict === 'unrealizable') {
+        expect(primal.verdict, context).not.toBe('realizable');
+        expect(checkCounterstrategyAgainst(spec, full.counterstrategy), context).toEqual([]);
+      }
       const verdicts = new Set([primal.verdict, dual.verdict]);
       if (verdicts.has('realizable')) realizable++;
       else if (verdicts.has('unrealizable')) unrealizable++;
       else unknown++;
     }
-    console.log({ realizable, unrealizable, unknown });
     // A random mix: both answers must occur, and nearly every tiny spec must be decided.
     expect(realizable).toBeGreaterThan(COUNT / 10);
     expect(unrealizable).toBeGreaterThan(COUNT / 10);

@@ -5,29 +5,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runTslc } from '../support/cli.js';
 
 const specs = join(import.meta.dirname, '../../specs');
 const dir = mkdtempSync(join(tmpdir(), 'tslc-cli-'));
 
-/** Runs `tslc …` in-process; returns what it printed and the exit code it set. */
-async function tslc(...argv: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  process.exitCode = undefined;
-  try {
-    await main(argv);
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { stdout, stderr, code };
-}
+const tslc = runTslc;
 
 afterEach(() => {
   process.exitCode = undefined;

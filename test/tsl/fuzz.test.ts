@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { UserError } from '../../src/diagnostics/diagnostic.js';
 import { formatTsl, loadTslGame, parseTsl } from '../../src/tsl/index.js';
+import { mulberry32 as rng } from '../../runtime/random.js';
 
 const corpusDir = join(import.meta.dirname, '../../../shared/corpus/syntcomp-tsl');
 const specsDir = join(import.meta.dirname, '../../specs');
@@ -16,17 +17,6 @@ const read = (dir: string) =>
 // Small files only: mutations near the start of a 10 KB file mostly re-test the same tail.
 const seeds = [...read(specsDir), ...read(corpusDir)].filter((text) => text.length <= 1200);
 
-/** mulberry32: small, seedable, good enough for choosing mutations. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const BYTES = '()[]{};,<->=!&|+-*/"#.@\'_ \n\tXFGUWRaz09\u0000é∀';
 const TOKENS = ['(', ')', '[', ']', '{', '}', ';', '<-', '->', '<->', '&&', '||', '!', 'X', 'F', 'G', 'U', 'W', 'R', 'true',

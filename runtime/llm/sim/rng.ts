@@ -1,8 +1,9 @@
 /**
- * Deterministic randomness for the simulated model: a small PRNG (mulberry32) seeded from a
+ * Deterministic randomness for the simulated model: the project's PRNG (runtime/random.ts) seeded from a
  * SHA-256 of the call's inputs, so the simulation is a pure function of (seed, prompt, call seed).
  */
 import { createHash } from 'node:crypto';
+import { mulberry32 } from '../../random.js';
 
 export interface Rng {
   /** Uniform in [0, 1). */
@@ -19,14 +20,7 @@ export function seedFrom(...parts: readonly unknown[]): number {
 }
 
 export function createRng(seed: number): Rng {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     chance: (p) => next() < p,

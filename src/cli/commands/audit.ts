@@ -7,7 +7,7 @@ import { auditLog, MalformedLineError } from '../../audit/audit.js';
 import { formatOf, readLog, type LogFormat } from '../../audit/logs.js';
 import { renderReport } from '../../audit/report.js';
 import { combineRules, parseLabelsFile, parseRules } from '../../audit/rules.js';
-import { UserError, error, warning } from '../../diagnostics/diagnostic.js';
+import { UserError, error } from '../../diagnostics/diagnostic.js';
 import { LabelRuleError } from '../../../runtime/monitor/label.js';
 import { type EndSemantics, MonitorLimitError } from '../../../runtime/monitor/progression.js';
 import { ExitCode } from '../exit-codes.js';
@@ -65,11 +65,13 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     process.stdout.write(JSON.stringify({ spec: specPath, log: logPath, ...report }, null, 2) + '\n');
   } else {
     process.stdout.write(renderReport(report, { witnesses: Boolean(args.witness), logName: logPath }) + '\n');
-    if (report.malformed.count > 0 && report.events === 0) {
-      process.stderr.write(
-        renderDiagnostics([warning(`every line of ${logPath} was malformed; check --format and --columns`, undefined, 'malformed')]) + '\n',
-      );
-    }
+  }
+  // Nothing in the log could be read (binary file, wrong --format): an input error, not a clean
+  // audit, so CI does not pass on a log it never looked at.
+  if (report.malformed.count > 0 && report.events === 0) {
+    const d = error(`every line of ${logPath} was malformed; check --format and --columns`, undefined, 'malformed');
+    if (!args.json) process.stderr.write(renderDiagnostics([d]) + '\n');
+    return ExitCode.inputError;
   }
   const violated = report.summary.some((s) => s.violatedRuns > 0);
   return violated ? ExitCode.failure : ExitCode.ok;

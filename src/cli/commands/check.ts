@@ -5,7 +5,8 @@
  */
 import { UserError } from '../../diagnostics/diagnostic.js';
 import { ExitCode } from '../exit-codes.js';
-import { diagnosticsToJson, renderDiagnostics, useColor } from '../io.js';
+import { readFileSync } from 'node:fs';
+import { diagnosticsToJson, registerSource, renderDiagnostics, useColor } from '../io.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { canIsolate, type IsolatedRequest, type IsolatedResult, runInProcess, runIsolated } from '../../synthesis/isolated.js';
 
@@ -86,7 +87,16 @@ function describe(r: Exclude<IsolatedResult, { verdict: 'error' }>, color: boole
 
 function renderWithSource(diagnostics: Diagnostic[]): string {
   // Worker results come without the source registry; re-read the files to show carets.
-  return renderDiagnostics(diagnostics.map((d) => d));
+  for (const d of diagnostics) {
+    const file = d.span?.file;
+    if (!file) continue;
+    try {
+      registerSource(file, readFileSync(file, 'utf8'));
+    } catch {
+      // The file vanished or is unreadable: print without the source line.
+    }
+  }
+  return renderDiagnostics(diagnostics);
 }
 
 async function parseParams(assignments: string[]): Promise<Record<string, number> | undefined> {

@@ -1,51 +1,11 @@
 /**
  * The command registry. Each entry only describes flags; the implementation module is imported
- * when the command runs. Add a command by adding one entry here and one module beside this file.
+ * when the command runs. The order is the order of `tslc --help`: the main job (check, synth,
+ * compile, explain) first. Add a command by adding one entry here and one module beside this file.
  */
 import type { CommandSpec } from '../command.js';
 
 export const commands: readonly CommandSpec[] = [
-  {
-    command: 'demo',
-    describe: 'Compile and check specs/, then play a short choose-your-own-adventure game (simulated model unless TSLC_MODEL is set)',
-    builder: (y) =>
-      y
-        .option('task', { choices: ['adventure', 'forest', 'choices', 'all'], default: 'forest', describe: 'which Table 1 task to play' })
-        .option('steps', { type: 'number', default: 8, describe: 'turns to play' })
-        .option('seed', { type: 'number', default: 1, describe: 'seed of the simulated model and player' })
-        .option('repair', { type: 'number', default: 2, describe: 'point-in-time repair: regenerations per passage (0 = off)' })
-        .option('interactive', { type: 'boolean', default: false, describe: 'pick the choices yourself at the terminal' })
-        .option('compile', { type: 'boolean', default: true, describe: 'synthesize and verify the played task again (--no-compile: skip)' })
-        .option('model', { type: 'string', describe: 'model (default TSLC_MODEL, else sim)' }),
-    load: () => import('./demo.js'),
-  },
-  {
-    command: 'doctor',
-    describe: 'Show which synthesis back ends (builtin, ltlsynt, strix) are available, with versions',
-    builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' }),
-    load: () => import('./doctor.js'),
-  },
-  {
-    command: 'audit <log>',
-    describe: 'Audit a JSONL/CSV log against LTL rules: per-run and per-property verdicts, first violations, witnesses',
-    builder: (y) =>
-      y
-        .positional('log', { type: 'string', demandOption: true, describe: 'log file (.jsonl or .csv; - for stdin)' })
-        .option('spec', { type: 'string', demandOption: true, describe: 'rules: rules.ltl (name: formula per line) or rules.json; repeat to combine' })
-        .option('labels', { type: 'string', describe: 'labels.json: proposition → condition, "columns", "missing", "groupBy"' })
-        .option('group-by', { type: 'string', describe: 'field that names the run an event belongs to' })
-        .option('contiguous', { type: 'boolean', describe: 'a run is a contiguous block of equal --group-by values (ids may repeat); flat memory' })
-        .option('semantics', { choices: ['ltl3', 'ltlf'], default: 'ltl3', describe: 'end of log: LTL3 (pending stays pending) or LTLf' })
-        .option('columns', { type: 'string', describe: 'CSV: comma-separated column names replacing the header row' })
-        .option('format', { choices: ['jsonl', 'csv'], describe: 'log format (default: from the file extension)' })
-        .option('missing', { choices: ['false', 'error'], describe: 'a proposition whose field is missing: false, or a malformed line' })
-        .option('recovery', { type: 'boolean', default: true, describe: 'restart a property after a violation and count violations (TRAC_R)' })
-        .option('strict', { type: 'boolean', default: false, describe: 'stop at the first malformed line (exit 2)' })
-        .option('complete', { type: 'boolean', default: false, describe: 'LTL3: settle what progression leaves pending with automaton monitors' })
-        .option('witness', { type: 'boolean', default: false, describe: 'print witnesses of violating runs' })
-        .option('json', { type: 'boolean', default: false, describe: 'print the full report as JSON' }),
-    load: () => import('./audit.js'),
-  },
   {
     command: 'check [files..]',
     describe: 'Check realizability of .tsl/.tlsf specs (or --ltl with --ins/--outs): one line per spec',
@@ -91,6 +51,82 @@ export const commands: readonly CommandSpec[] = [
         .option('timeout', { type: 'number', default: 60, describe: 'synthesis time limit per controller, seconds' })
         .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' }),
     load: () => import('./compile.js'),
+  },
+  {
+    command: 'explain <files..>',
+    describe: 'Explain why (composed) specs are unrealizable: minimal core by file:line, assumptions, counterplay story',
+    builder: (y) =>
+      y
+        .positional('files', { type: 'string', array: true, demandOption: true, describe: 'spec files; several are composed (conjunction)' })
+        .option('timeout', { type: 'number', default: 60, describe: 'total solver budget in seconds' })
+        .option('verbose', { type: 'boolean', default: false, describe: 'print core search progress on stderr' })
+        .option('json', { type: 'boolean', default: false, describe: 'print the core and story as JSON' }),
+    load: () => import('./explain.js'),
+  },
+  {
+    command: 'play <files..>',
+    describe: 'Play the game in the terminal: the controller against the counterstrategy (unrealizable) or the environment against the controller',
+    builder: (y) =>
+      y
+        .positional('files', { type: 'string', array: true, demandOption: true, describe: 'spec files; several are composed' })
+        .option('steps', { type: 'number', default: 50, describe: 'stop after this many steps' })
+        .option('timeout', { type: 'number', default: 60, describe: 'solver budget in seconds' }),
+    load: () => import('./play.js'),
+  },
+  {
+    command: 'why',
+    describe: 'Explain a recorded trace: one step (--step) or the closest cause of an effect (--effect "never toCave")',
+    builder: (y) =>
+      y
+        .option('trace', { type: 'string', demandOption: true, describe: 'JSONL trace recorded by the runtime' })
+        .option('spec', { type: 'string', array: true, describe: 'spec file(s) the controller was compiled from' })
+        .option('table', { type: 'string', describe: 'controller table as JSON (instead of --spec)' })
+        .option('effect', { type: 'string', describe: "'never <update>', '<update> at <step>' or 'not <update> at <step>'" })
+        .option('step', { type: 'number', describe: 'explain this step: the deciding predicate answers' })
+        .option('timeout', { type: 'number', default: 60, describe: 'synthesis budget for --spec, seconds' }),
+    load: () => import('./why.js'),
+  },
+  {
+    command: 'report <files..>',
+    describe: 'Write a self-contained HTML report: spec, verdict, controller diagram or core + counterplay',
+    builder: (y) =>
+      y
+        .positional('files', { type: 'string', array: true, demandOption: true, describe: 'spec files; several are composed' })
+        .option('output', { alias: 'o', type: 'string', default: 'report.html', describe: 'HTML file to write' })
+        .option('timeout', { type: 'number', default: 60, describe: 'solver budget in seconds' }),
+    load: () => import('./report.js'),
+  },
+  {
+    command: 'audit <log>',
+    describe: 'Audit a JSONL/CSV log against LTL rules: per-run and per-property verdicts, first violations, witnesses',
+    builder: (y) =>
+      y
+        .positional('log', { type: 'string', demandOption: true, describe: 'log file (.jsonl or .csv; - for stdin)' })
+        .option('spec', { type: 'string', demandOption: true, describe: 'rules: rules.ltl (name: formula per line) or rules.json; repeat to combine' })
+        .option('labels', { type: 'string', describe: 'labels.json: proposition → condition, "columns", "missing", "groupBy"' })
+        .option('group-by', { type: 'string', describe: 'field that names the run an event belongs to' })
+        .option('contiguous', { type: 'boolean', describe: 'a run is a contiguous block of equal --group-by values (ids may repeat); flat memory' })
+        .option('semantics', { choices: ['ltl3', 'ltlf'], default: 'ltl3', describe: 'end of log: LTL3 (pending stays pending) or LTLf' })
+        .option('columns', { type: 'string', describe: 'CSV: comma-separated column names replacing the header row' })
+        .option('format', { choices: ['jsonl', 'csv'], describe: 'log format (default: from the file extension)' })
+        .option('missing', { choices: ['false', 'error'], describe: 'a proposition whose field is missing: false, or a malformed line' })
+        .option('recovery', { type: 'boolean', default: true, describe: 'restart a property after a violation and count violations (TRAC_R)' })
+        .option('strict', { type: 'boolean', default: false, describe: 'stop at the first malformed line (exit 2)' })
+        .option('complete', { type: 'boolean', default: false, describe: 'LTL3: settle what progression leaves pending with automaton monitors' })
+        .option('witness', { type: 'boolean', default: false, describe: 'print witnesses of violating runs' })
+        .option('json', { type: 'boolean', default: false, describe: 'print the full report as JSON' }),
+    load: () => import('./audit.js'),
+  },
+  {
+    command: 'explain-ltl [text]',
+    describe: 'Explain an LTL formula in plain English (pattern sentences); --english: a pattern sentence to LTL',
+    builder: (y) =>
+      y
+        .positional('text', { type: 'string', describe: "a Spot-syntax formula, e.g. 'G(\"call:pay\" -> F \"call:confirm\")'" })
+        .option('english', { type: 'boolean', default: false, describe: 'read TEXT as an English pattern sentence and print its LTL' })
+        .option('patterns', { type: 'boolean', default: false, describe: 'list the pattern library' })
+        .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+    load: () => import('./explain-ltl.js'),
   },
   {
     command: 'parse <file>',
@@ -145,58 +181,23 @@ export const commands: readonly CommandSpec[] = [
     load: () => import('./ltl.js'),
   },
   {
-    command: 'explain <files..>',
-    describe: 'Explain why (composed) specs are unrealizable: minimal core by file:line, assumptions, counterplay story',
-    builder: (y) =>
-      y
-        .positional('files', { type: 'string', array: true, demandOption: true, describe: 'spec files; several are composed (conjunction)' })
-        .option('timeout', { type: 'number', default: 60, describe: 'total solver budget in seconds' })
-        .option('verbose', { type: 'boolean', default: false, describe: 'print core search progress on stderr' })
-        .option('json', { type: 'boolean', default: false, describe: 'print the core and story as JSON' }),
-    load: () => import('./explain.js'),
+    command: 'doctor',
+    describe: 'Show which synthesis back ends (builtin, ltlsynt, strix) are available, with versions',
+    builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' }),
+    load: () => import('./doctor.js'),
   },
   {
-    command: 'play <files..>',
-    describe: 'Play the game in the terminal: the controller against the counterstrategy (unrealizable) or the environment against the controller',
+    command: 'demo',
+    describe: 'Compile and check specs/, then play a short choose-your-own-adventure game (simulated model unless TSLC_MODEL is set)',
     builder: (y) =>
       y
-        .positional('files', { type: 'string', array: true, demandOption: true, describe: 'spec files; several are composed' })
-        .option('steps', { type: 'number', default: 50, describe: 'stop after this many steps' })
-        .option('timeout', { type: 'number', default: 60, describe: 'solver budget in seconds' }),
-    load: () => import('./play.js'),
-  },
-  {
-    command: 'why',
-    describe: 'Explain a recorded trace: one step (--step) or the closest cause of an effect (--effect "never toCave")',
-    builder: (y) =>
-      y
-        .option('trace', { type: 'string', demandOption: true, describe: 'JSONL trace recorded by the runtime' })
-        .option('spec', { type: 'string', array: true, describe: 'spec file(s) the controller was compiled from' })
-        .option('table', { type: 'string', describe: 'controller table as JSON (instead of --spec)' })
-        .option('effect', { type: 'string', describe: "'never <update>', '<update> at <step>' or 'not <update> at <step>'" })
-        .option('step', { type: 'number', describe: 'explain this step: the deciding predicate answers' })
-        .option('timeout', { type: 'number', default: 60, describe: 'synthesis budget for --spec, seconds' }),
-    load: () => import('./why.js'),
-  },
-  {
-    command: 'report <files..>',
-    describe: 'Write a self-contained HTML report: spec, verdict, controller diagram or core + counterplay',
-    builder: (y) =>
-      y
-        .positional('files', { type: 'string', array: true, demandOption: true, describe: 'spec files; several are composed' })
-        .option('output', { alias: 'o', type: 'string', default: 'report.html', describe: 'HTML file to write' })
-        .option('timeout', { type: 'number', default: 60, describe: 'solver budget in seconds' }),
-    load: () => import('./report.js'),
-  },
-  {
-    command: 'explain-ltl [text]',
-    describe: 'Explain an LTL formula in plain English (pattern sentences); --english: a pattern sentence to LTL',
-    builder: (y) =>
-      y
-        .positional('text', { type: 'string', describe: "a Spot-syntax formula, e.g. 'G(\"call:pay\" -> F \"call:confirm\")'" })
-        .option('english', { type: 'boolean', default: false, describe: 'read TEXT as an English pattern sentence and print its LTL' })
-        .option('patterns', { type: 'boolean', default: false, describe: 'list the pattern library' })
-        .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
-    load: () => import('./explain-ltl.js'),
+        .option('task', { choices: ['adventure', 'forest', 'choices', 'all'], default: 'forest', describe: 'which Table 1 task to play' })
+        .option('steps', { type: 'number', default: 8, describe: 'turns to play' })
+        .option('seed', { type: 'number', default: 1, describe: 'seed of the simulated model and player' })
+        .option('repair', { type: 'number', default: 2, describe: 'point-in-time repair: regenerations per passage (0 = off)' })
+        .option('interactive', { type: 'boolean', default: false, describe: 'pick the choices yourself at the terminal' })
+        .option('compile', { type: 'boolean', default: true, describe: 'synthesize and verify the played task again (--no-compile: skip)' })
+        .option('model', { type: 'string', describe: 'model (default TSLC_MODEL, else sim)' }),
+    load: () => import('./demo.js'),
   },
 ];

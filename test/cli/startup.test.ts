@@ -1,0 +1,54 @@
+/**
+ * Start-up cost of the built CLI: `tslc check` runs on every commit in CI, so the light commands
+ * must not load the heavy dependencies (ts-morph, execa, the AI SDK, playwright) or the LLM
+ * providers. Spawns `node --import fixtures/record-loads.mjs bin/tslc.js …` and reads the list of
+ * modules the process loaded. Needs the compiled CLI (`npm test` builds first); skips without it.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../..');
+const built = existsSync(join(root, 'dist/src/cli/main.js'));
+const hook = join(import.meta.dirname, 'fixtures/record-loads.mjs');
+const dir = mkdtempSync(join(tmpdir(), 'tslc-startup-'));
+
+/** Modules a light command must never load. */
+const HEAVY = [/node_modules\/ts-morph\//, /node_modules\/@ts-morph\//, /node_modules\/execa\//, /node_modules\/ai\//, /node_modules\/@ai-sdk\//, /node_modules\/playwright-core\//, /node_modules\/typescript\//, /\/runtime\/llm\//];
+
+let runs = 0;
+function loadedBy(...argv: string[]): { code: number | null; modules: string[] } {
+  const out = join(dir, `loads-${runs++}.txt`);
+  const r = spawnSync(process.execPath, ['--import', hook, join(root, 'bin/tslc.js'), ...argv], {
+    cwd: root,
+    env: { ...process.env, TSLC_RECORD_LOADS: out },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const modules = existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean) : [];
+  return { code: r.status, modules };
+}
+
+describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
+  it.each([
+    [['--help']],
+    [['check', '--help']],
+    [['parse', 'specs/adventure.tsl']],
+    [['check', 'specs/adventure.tsl', '--no-states']],
+    [['check', '--ltl', 'G (a -> F b)', '--ins', 'a', '--outs', 'b', '--no-states']],
+  ])('tslc %j', (argv) => {
+    const { code, modules } = loadedBy(...argv);
+    expect(code).toBe(0);
+    // The recorder works: it saw the CLI and yargs.
+    expect(modules.some((m) => m.endsWith('/dist/src/cli/main.js'))).toBe(true);
+    expect(modules.some((m) => m.includes('node_modules/yargs/'))).toBe(true);
+    expect(modules.filter((m) => HEAVY.some((h) => h.test(m)))).toEqual([]);
+  });
+
+  it('the recorder does see a heavy dependency when a command really uses it (compile → ts-morph)', () => {
+    const { modules } = loadedBy('compile', 'specs/adventure.tsl', '-o', dir, '--check');
+    expect(modules.some((m) => m.includes('node_modules/ts-morph/'))).toBe(true);
+  });
+});
