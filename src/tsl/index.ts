@@ -37,7 +37,17 @@ export function loadTslGame(file: string, text: string, options: TslLoadOptions 
     const ast = parseTsl(file, text);
     const checked = checkTsl(ast, text, { readFile: options.readFile });
     const game = abstractTsl(checked, basename(file, extname(file)), options.names ?? 'readable');
-    return { game, symbols: checked.symbols, diagnostics: [...checked.warnings] };
+    const diagnostics = [...checked.warnings];
+    // A truncated or empty file would otherwise pass CI as trivially realizable.
+    if (game.guarantees.length === 0) {
+      diagnostics.push({
+        severity: 'warning',
+        message: 'the spec has no guarantees, so every controller satisfies it (is the file complete?)',
+        span: { file, line: 1, col: 1 },
+        code: 'no-guarantees',
+      });
+    }
+    return { game, symbols: checked.symbols, diagnostics };
   });
 }
 
