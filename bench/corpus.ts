@@ -69,6 +69,7 @@ export const corpusSection: BenchSection = {
     let theirsDecided = 0;
     let bothDecided = 0;
     let oursOnly = 0;
+    let oursWhereTheyTimedOut = 0;
     let theirsOnly = 0;
     const selected = rows.filter(([spec]) => filter.test(spec));
     const fileOf = ([spec, hasTsl, hasTlsf]: string[]) => {
@@ -101,6 +102,7 @@ export const corpusSection: BenchSection = {
       if (theirsIsDecided) theirsDecided++;
       if (isDecided && theirsIsDecided) bothDecided++;
       if (isDecided && !theirsIsDecided) oursOnly++;
+      if (isDecided && theirs !== undefined && !theirsIsDecided) oursWhereTheyTimedOut++;
       if (!isDecided && theirsIsDecided) theirsOnly++;
       const states = ours.verdict !== 'error' && ours.states !== undefined ? String(ours.states) : '';
       const ratio = theirs && isDecided && theirsIsDecided ? (ours.seconds / Math.max(theirs.seconds, 0.001)).toFixed(1) : '';
@@ -114,7 +116,7 @@ export const corpusSection: BenchSection = {
       `## Corpus realizability (${selected.length} specs, ${timeout} s limit each)`,
       '',
       `- tslc decided **${decided}** / ${selected.length}; agrees with the expected status on ${agree}; **wrong: ${wrong}**.`,
-      `- ${source} decided ${theirsDecided}; both decided ${bothDecided}; only tslc ${oursOnly}; only ltlsynt ${theirsOnly}.`,
+      `- ${source} decided ${theirsDecided}; both decided ${bothDecided}; only tslc ${oursOnly} (of which ${oursWhereTheyTimedOut} where ltlsynt timed out; the rest have no .tlsf for ltlsynt); only ltlsynt ${theirsOnly}.`,
       `- Ratio = tslc seconds / ltlsynt seconds (both decided). tslc times include worker start and spec loading.`,
       '',
     ];

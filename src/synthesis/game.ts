@@ -204,9 +204,11 @@ export function dominatedBy(a: Int8Array, b: Int8Array): boolean {
 }
 
 /** Explore and solve the K-bounded game. `tick` throws Timeout when the deadline passed. */
-export function solveBounded(table: MoveTable, K: number, nodeCap: number, tick: () => void): SolvedGame {
+export function solveBounded(table: MoveTable, K: number, requestedCap: number, tick: () => void): SolvedGame {
   const { ucw } = table;
   const n = ucw.stateCount;
+  // Keep the position vectors within ~300 MB however large the automaton is.
+  const nodeCap = Math.min(requestedCap, Math.floor(300_000_000 / Math.max(64, n)));
   const secondSafety = table.secondIsSafety;
   const vectors: Int8Array[] = [];
   const index = new Map<string, number>();

@@ -32,6 +32,7 @@ export interface SynthesisOptions {
   /** Wall-clock budget; the answer is `unknown` when it runs out. Default 60 s. */
   readonly timeoutMs?: number;
   readonly onProgress?: (msg: string) => void;
+  /** Minimization: partition refinement after extraction ('exact' SAT-based minimization is not implemented yet and falls back to it). */
   readonly minimize?: 'bisim' | 'exact';
   /** Largest bound K to try (default 40). */
   readonly maxK?: number;
@@ -335,15 +336,28 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
     return dual;
   };
 
-  let primalStuck = options.games === 'dual';
-  let dualStuck = options.games === 'primal';
-  for (let K = 0; K <= maxK; K = K_SCHEDULE(K)) {
-    if (!primalComplete && K >= 2) {
-      primal = primalTable(fullParts, 'all assumptions');
-      primalComplete = true;
-      primalStuck = options.games === 'dual';
-    }
-    if (!primalStuck) {
+  // The two games are interleaved by time spent, each with its own bound: whichever side is
+  // cheaper gets to raise its K next, so a quick refutation is not held up by a costly primal.
+  const usePrimal = options.games !== 'dual';
+  const useDual = options.games !== 'primal';
+  let primalStuck = !usePrimal;
+  let dualStuck = !useDual;
+  let Kp = 0;
+  let Kd = 0;
+  let spentPrimal = 0;
+  let spentDual = 0;
+  for (;;) {
+    const primalOpen = usePrimal && (!primalStuck || !primalComplete) && Kp <= maxK;
+    const dualOpen = !dualStuck && Kd <= maxK;
+    if (!primalOpen && !dualOpen) break;
+    const began = performance.now();
+    if (primalOpen && (!dualOpen || spentPrimal <= spentDual)) {
+      if (!primalComplete && (Kp >= 2 || primalStuck)) {
+        primal = primalTable(fullParts, 'all assumptions');
+        primalComplete = true;
+        primalStuck = false;
+      }
+      const K = Kp;
       const game = solveBounded(primal, K, nodeCap, tick);
       progress(`primal K=${K}: ${game.status} (${game.nodeCount} positions)`);
       if (game.status === 'win') return realizable(game);
@@ -354,8 +368,10 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
         if (!extract) return { verdict: 'unrealizable', stats };
         return { verdict: 'unrealizable', counterstrategy: extractAttractorCounterstrategy(game, inputs, outputs), stats };
       }
-    }
-    if (!dualStuck) {
+      Kp = K_SCHEDULE(Kp);
+      spentPrimal += performance.now() - began;
+    } else {
+      const K = Kd;
       const table = dualTable();
       const game = solveBounded(table, K, nodeCap, tick);
       progress(`dual K=${K}: ${game.status} (${game.nodeCount} positions)`);
@@ -373,8 +389,10 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
         return { verdict: 'unrealizable', counterstrategy, stats };
       }
       if (game.status === 'overflow') dualStuck = true;
+      Kd = K_SCHEDULE(Kd);
+      spentDual += performance.now() - began;
     }
-    if (primalStuck && dualStuck && primalComplete) return { verdict: 'unknown', reason: 'game too large' };
+    if (primalStuck && primalComplete && dualStuck) return { verdict: 'unknown', reason: 'game too large' };
   }
   return { verdict: 'unknown', reason: `no decision up to bound K=${maxK}` };
 

@@ -1,0 +1,55 @@
+import { describe, expect, test } from 'vitest';
+import { decompose } from '../../src/synthesis/decompose.js';
+import { synthesize } from '../../src/synthesis/index.js';
+import { checkControllerAgainst, checkCounterstrategyAgainst } from '../../src/synthesis/selfcheck.js';
+import { gameOf } from './helpers.js';
+
+describe('decomposition into independent games', () => {
+  const independent = gameOf({
+    ins: ['a', 'b', 'c'],
+    signals: { x: ['x_keep', 'x_f'], y: ['y_keep', 'y_g'] },
+    guarantee: ['G (a -> X x_f)', 'G (b -> F y_g)', 'G (c -> y_g)'],
+  });
+
+  test('conjuncts over disjoint propositions fall apart; shared ones stay together', () => {
+    const plan = decompose(independent);
+    expect(plan?.parts.map((p) => p.spec.outputs.map((o) => o.name).sort())).toEqual(
+      expect.arrayContaining([
+        ['x_f', 'x_keep'],
+        ['y_g', 'y_keep'],
+      ]),
+    );
+    expect(plan?.parts).toHaveLength(2);
+  });
+
+  test('the product of the parts is a correct controller', () => {
+    const result = synthesize(independent);
+    expect(result.verdict).toBe('realizable');
+    if (result.verdict !== 'realizable') return;
+    expect(result.stats.parts).toBe(2);
+    expect(checkControllerAgainst(independent, result.controller)).toEqual([]);
+  });
+
+  test('an environment-only guarantee that fails makes the whole spec unrealizable', () => {
+    const spec = gameOf({
+      ins: ['a', 'r'],
+      signals: { x: ['x_keep', 'x_f'] },
+      guarantee: ['G (a -> X x_f)', 'G F r', 'G (r -> x_f)'],
+    });
+    const result = synthesize(spec);
+    expect(result.verdict).toBe('unrealizable');
+    if (result.verdict !== 'unrealizable') return;
+    expect(checkCounterstrategyAgainst(spec, result.counterstrategy)).toEqual([]);
+  });
+
+  test('a part that leans on assumptions owned elsewhere is not taken as final', () => {
+    // Alone, `G F r` fails; with the assumption `G F r` (linked through r) it holds.
+    const spec = gameOf({
+      ins: ['r', 'q'],
+      signals: { x: ['x_keep', 'x_f'] },
+      assume: ['G F r'],
+      guarantee: ['G F r', 'G (q -> X x_f)'],
+    });
+    expect(synthesize(spec).verdict).toBe('realizable');
+  });
+});
