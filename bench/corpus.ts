@@ -9,9 +9,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { runIsolated } from '../src/synthesis/isolated.js';
 import type { BenchSection } from './sections.js';
+
+/** The corpus sits beside the checkout (`../shared/corpus`, as in CI); `--corpus` overrides. */
+function defaultCorpusDir(): string {
+  const beside = resolve(process.cwd(), '../shared/corpus');
+  return existsSync(beside) ? beside : '/work/shared/corpus';
+}
 
 function option(args: readonly string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
@@ -43,7 +49,7 @@ export const corpusSection: BenchSection = {
   name: 'corpus',
   describe: 'realizability on the SYNTCOMP TSL corpus vs. expected status and ltlsynt',
   async run({ log, args }) {
-    const corpus = option(args, 'corpus') ?? '/work/shared/corpus';
+    const corpus = option(args, 'corpus') ?? defaultCorpusDir();
     const timeout = Number(option(args, 'timeout') ?? 20);
     const filter = new RegExp(option(args, 'filter') ?? '.');
     const prefer = option(args, 'format') ?? 'tlsf';

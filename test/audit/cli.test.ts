@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/commands/audit.js';
 import { UserError } from '../../src/diagnostics/diagnostic.js';
 import { splitCsvLine } from '../../src/audit/logs.js';
+import { corpusPath } from '../support/corpus.js';
 
 let out = '';
 beforeEach(() => {
@@ -131,7 +132,7 @@ describe('tslc audit', () => {
   });
 });
 
-const corpus = '/work/shared/corpus/cyoa-eval-logs';
+const corpus = corpusPath('cyoa-eval-logs');
 describe.skipIf(!existsSync(join(corpus, 'adventure_tsl.csv')))('real CYOA logs (paper 000)', () => {
   it('adventure.tsl safety guarantees: the TSL agent violates them in 3 of 75 runs (4.00%, as the paper reports)', async () => {
     const code = await run({

@@ -8,9 +8,10 @@ import type { GameSpec } from '../../src/game/spec.js';
 import { loadSpecs } from '../../src/report/build.js';
 import { checkRealizability } from '../../src/synthesis/index.js';
 import { mulberry32 as rng } from '../../runtime/random.js';
+import { corpusPath } from '../support/corpus.js';
 
 // Unrealizable corpus specs our solver decides well within 20 s (measured: each < 2 s alone).
-const CORPUS = '/work/shared/corpus/syntcomp-tsl/';
+const CORPUS = corpusPath('syntcomp-tsl') + '/';
 const corpusSpecs = ['test8_88f351a6', 'test4_4b82b1f4', 'test9_dd3a27e1', 'Room_a50cadd7', 'CheckWindows_54e1f7d2', 'CheckAlarm_6bea956e'].map(
   (n) => [`${CORPUS}${n}.tsl`],
 );

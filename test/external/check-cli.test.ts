@@ -2,8 +2,9 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { runExternalCheck, wantsExternalCheck } from '../../src/external/check-cli.js';
 import { printingTool, tempDir } from './fake-tools.js';
+import { corpusPath } from '../support/corpus.js';
 
-const BUTTON = '/work/shared/corpus/ltlsynt-hoa/Button.tlsf';
+const BUTTON = corpusPath('ltlsynt-hoa', 'Button.tlsf');
 const saved = { ...process.env };
 afterEach(() => {
   process.env = { ...saved };

@@ -9,8 +9,9 @@ import { describe, expect, test } from 'vitest';
 import { runExternal } from '../../src/external/run.js';
 import { locateTool } from '../../src/external/tools.js';
 import { loadTlsfGame } from '../../src/tlsf/index.js';
+import { CORPUS_DIR } from '../support/corpus.js';
 
-const CORPUS = '/work/shared/corpus';
+const CORPUS = CORPUS_DIR;
 const found = (() => {
   try {
     return locateTool('ltlsynt').location;

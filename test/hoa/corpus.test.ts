@@ -12,8 +12,9 @@ import { parseToolOutput } from '../../src/external/output.js';
 import { inputNames, outputNames } from '../../src/game/spec.js';
 import { loadTlsfGame } from '../../src/tlsf/index.js';
 import { verifyController } from '../../src/verify/index.js';
+import { corpusPath } from '../support/corpus.js';
 
-const DIR = '/work/shared/corpus/ltlsynt-hoa';
+const DIR = corpusPath('ltlsynt-hoa');
 const files = (() => {
   try {
     return readdirSync(DIR).filter((f) => f.endsWith('.hoa')).sort();

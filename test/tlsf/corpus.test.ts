@@ -4,8 +4,9 @@ import { exactlyOne, specFormula } from '../../src/game/spec.js';
 import { and, ap, F, G, iff, implies, not, or } from '../../src/ltl/formula.js';
 import { loadTlsfGame, readTlsfStatus as readTlsfStatusFor } from '../../src/tlsf/index.js';
 import { decodeInput, decodeOutput } from '../../src/tlsf/tsltools.js';
+import { CORPUS_DIR } from '../support/corpus.js';
 
-const CORPUS = '/work/shared/corpus';
+const CORPUS = CORPUS_DIR;
 const folders = ['syntcomp-tsl', 'syntcomp-tsl-paper', 'ltlsynt-hoa'];
 const files = existsSync(CORPUS)
   ? folders.flatMap((d) => readdirSync(`${CORPUS}/${d}`).filter((f) => f.endsWith('.tlsf')).map((f) => `${CORPUS}/${d}/${f}`))

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic, UserError } from '../../src/diagnostics/diagnostic.js';
 import { loadTlsfGame } from '../../src/tlsf/index.js';
+import { corpusPath } from '../support/corpus.js';
 
 const HEAD = 'INFO { TITLE: "t" DESCRIPTION: "d" SEMANTICS: Mealy TARGET: Mealy }\n';
 
@@ -58,7 +59,7 @@ describe('malformed TLSF', () => {
 
 /** Seeded mutations of small corpus files: the reader must answer with diagnostics, never crash. */
 describe('fuzzing the TLSF reader', () => {
-  const dir = '/work/shared/corpus/syntcomp-tsl-paper';
+  const dir = corpusPath('syntcomp-tsl-paper');
   const seeds = existsSync(dir)
     ? readdirSync(dir)
         .filter((f) => f.endsWith('.tlsf'))

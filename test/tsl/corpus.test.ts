@@ -6,8 +6,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadTslGame } from '../../src/tsl/index.js';
+import { corpusPath } from '../support/corpus.js';
 
-const corpus = join(import.meta.dirname, '../../../shared/corpus/syntcomp-tsl');
+const corpus = corpusPath('syntcomp-tsl');
 const files = existsSync(corpus) ? readdirSync(corpus).filter((f) => f.endsWith('.tsl')).sort() : [];
 
 /** The names listed in one `INPUTS { … }` / `OUTPUTS { … }` block of a TLSF file. */

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Expr, Loc, Section, TslAst } from '../../src/tsl/ast.js';
 import { formatExpr, formatTsl } from '../../src/tsl/format.js';
 import { parseTsl } from '../../src/tsl/parse.js';
+import { corpusPath } from '../support/corpus.js';
 
 const loc: Loc = { line: 1, col: 1, offset: 0, endOffset: 0 };
 const LOCATION_KEYS = new Set(['loc', 'fnLoc', 'targetLoc', 'pathLoc', 'paren', 'file']);
@@ -189,7 +190,7 @@ describe('formatTsl', () => {
     });
   });
 
-  const corpus = join(import.meta.dirname, '../../../shared/corpus/syntcomp-tsl');
+  const corpus = corpusPath('syntcomp-tsl');
   it.skipIf(!existsSync(corpus))('corpus files keep their AST through fmt', () => {
     for (const f of readdirSync(corpus).filter((n) => n.endsWith('.tsl')).slice(0, 60)) {
       const ast = parseTsl(f, readFileSync(join(corpus, f), 'utf8'));

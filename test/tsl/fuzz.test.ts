@@ -9,8 +9,9 @@ import { expect, it } from 'vitest';
 import { UserError } from '../../src/diagnostics/diagnostic.js';
 import { formatTsl, loadTslGame, parseTsl } from '../../src/tsl/index.js';
 import { mulberry32 as rng } from '../../runtime/random.js';
+import { corpusPath } from '../support/corpus.js';
 
-const corpusDir = join(import.meta.dirname, '../../../shared/corpus/syntcomp-tsl');
+const corpusDir = corpusPath('syntcomp-tsl');
 const specsDir = join(import.meta.dirname, '../../specs');
 const read = (dir: string) =>
   existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.tsl')).sort().map((f) => readFileSync(join(dir, f), 'utf8')) : [];

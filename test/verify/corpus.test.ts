@@ -14,8 +14,9 @@ import { type GameSpec, specFormula } from '../../src/game/spec.js';
 import { loadTlsfGame } from '../../src/tlsf/index.js';
 import { type ControllerStep, verifyController } from '../../src/verify/index.js';
 import { prng } from '../automata/random-ltl.js';
+import { corpusPath } from '../support/corpus.js';
 
-const DIR = '/work/shared/corpus/ltlsynt-hoa/';
+const DIR = corpusPath('ltlsynt-hoa') + '/';
 const SMALL = 40_000;
 const files = existsSync(DIR)
   ? readdirSync(DIR)
