@@ -1,8 +1,9 @@
 /**
  * Property test over every generated controller: drive it for 10,000 steps with random predicate
  * answers that keep the spec's assumptions (rejection-sampled with a progression monitor, where
- * some answer keeps them), and check the trace against the guarantees with the runtime monitor's
- * LTL progression (independent of codegen, synthesis and the verifier). Finite traces can only
+ * some answer keeps them), and check the trace against the guarantees twice: with the runtime
+ * monitor's LTL progression, and with the independent model checker's automaton (src/verify,
+ * `checkTraceAgainstSpec`), neither of which shares code with codegen or synthesis. Finite traces can only
  * expose safety violations; liveness is the model checker's job at compile time.
  */
 import { readdirSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { composeGames } from '../../src/codegen/compose.js';
 import { loadGame } from '../../src/frontend/load.js';
 import { signalConstraint, type GameSpec } from '../../src/game/spec.js';
 import { and, type Formula } from '../../src/ltl/formula.js';
+import { checkTraceAgainstSpec, type ControllerStep } from '../../src/verify/index.js';
 import { repoRoot } from './typecheck.js';
 import { mulberry32 as rng } from '../../runtime/random.js';
 
@@ -52,6 +54,13 @@ interface DriveResult {
   violations: { step: number; state: number }[];
   assumptionBrokenAt?: number;
   records: StepRecord[];
+  /** Every step as the independent checker (src/verify) reads it. */
+  steps: ControllerStep[];
+}
+
+/** The spec's guarantees alone: the drive keeps the assumptions, so these must hold on the trace. */
+function guaranteesOnly(spec: GameSpec): GameSpec {
+  return { ...spec, initially: [], assumptions: [] };
 }
 
 export async function drive(table: ControllerTable, spec: GameSpec, steps: number, seed: number): Promise<DriveResult> {
@@ -74,7 +83,7 @@ export async function drive(table: ControllerTable, spec: GameSpec, steps: numbe
   const initial = Object.fromEntries(table.signals.map((s) => [s.name, 0]));
   const controller = createController<Record<string, unknown>, Record<string, unknown>>({ table: probe, impl, initialSignals: initial, options: { telemetry: false, traceLimit: 0 } });
   const inputs = Object.fromEntries(table.signals.filter((s) => s.role === 'input').map((s) => [s.name, 0]));
-  const result: DriveResult = { violations: [], records: [] };
+  const result: DriveResult = { violations: [], records: [], steps: [] };
   // Progression is memoised per (term, letter): the same few letters recur every step.
   const memo = new Map<string, Term>();
   const step1 = (term: Term, values: readonly boolean[], updates: readonly number[]): Term => {
@@ -125,6 +134,11 @@ export async function drive(table: ControllerTable, spec: GameSpec, steps: numbe
     if (record.stateAfter !== chosen.next || record.updates.some((u, i) => u.index !== chosen.updates[i]))
       throw new Error(`step ${step}: the controller chose ${JSON.stringify(record.updates.map((u) => u.index))} → ${record.stateAfter}, the table ${JSON.stringify(chosen.updates)} → ${chosen.next}`);
     if (result.records.length < 2000) result.records.push(record);
+    result.steps.push({
+      state,
+      inputs: Object.fromEntries(table.predicates.map((p, i) => [p.proposition, chosen!.values[i]])),
+      outputs: Object.fromEntries(table.updates.map((u) => [u.proposition, chosen!.updates.includes(u.index)])),
+    });
     assume = chosen.assume;
     guarantee = step1(guarantee, chosen.values, chosen.updates);
     if (guarantee === store.FALSE && result.assumptionBrokenAt === undefined) {
@@ -156,6 +170,8 @@ describe.skipIf(modules.length === 0)('generated controllers keep their specs fo
       // Some answer always kept the assumptions, so the whole trace was checked.
       expect(result.assumptionBrokenAt).toBeUndefined();
       expect(replay(table, result.records).ok).toBe(true);
+      // Second, independent judge: the model checker's automaton for the guarantees.
+      expect(checkTraceAgainstSpec(guaranteesOnly(spec), result.steps).badPrefix).toBe(false);
     }, 120_000);
 });
 
@@ -178,5 +194,6 @@ describe('the property check can fail', () => {
     const result = await drive(bad, spec, 200, 1);
     expect(result.violations.length + (result.assumptionBrokenAt === undefined ? 0 : 1)).toBeGreaterThan(0);
     expect(result.violations.length).toBe(1);
+    expect(checkTraceAgainstSpec(guaranteesOnly(spec), result.steps).badPrefix).toBe(true);
   });
 });
