@@ -5,7 +5,13 @@
  *
  * On the simulated model every game gets its own model seeded from (seed, game), the judge is the
  * simulation's hidden ground truth, and everything is deterministic. On a real model the judge is
- * a separate set of predicate calls (its own seed) to the same provider.
+ * a separate set of predicate calls (its own seed and system prompt) to the same provider, or to
+ * `--judge-model`.
+ *
+ * Per task, beside the TSL agent, the papers' prompt-only baseline (baseline.ts) is played on the
+ * same players and judged by the same guarantees. It runs by default only on a real model: the
+ * simulated model does not read natural-language rules, so its baseline rows are marked as not
+ * meaningful (`--baseline` forces them, e.g. to exercise the harness).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -26,7 +32,9 @@ import {
 import { CYOA_PREDICATES, CYOA_TASKS, type CyoaTask } from './prompts.js';
 import { simulatedPlayer } from './player.js';
 import { type GameResult, type Judge, playGame } from './agent.js';
-import { checkObserved, checkProcedural, countingErrors, loadTaskSpecs } from './adherence.js';
+import { checkObserved, checkProcedural, countingErrors, loadTaskSpecs, type TaskSpecs } from './adherence.js';
+import { baselineCountingErrors, baselineGuarantees, checkBaselineObserved, playBaselineGame } from './baseline.js';
+import type { ControllerTable } from '../../runtime/index.js';
 import { hasController, loadTaskController, TASK_ORDER } from './tasks.js';
 
 export interface EvalConfig {
@@ -46,18 +54,28 @@ export interface EvalConfig {
   readonly timeoutMs?: number;
   /** Tests: a model factory instead of the model string (e.g. a failing or AI SDK mock model). */
   readonly makeModel?: (game: number) => Model;
+  /**
+   * Play the prompt-only baseline too. Default (undefined): only on a real model, since the
+   * simulated model ignores natural-language rules.
+   */
+  readonly baseline?: boolean;
+  /** Real providers: the judge's model (default: the evaluated model, with its own seed and prompt). */
+  readonly judgeModel?: string;
 }
+
+export type EvalMethod = 'TSL' | 'prompt-only';
 
 export interface TaskRow {
   readonly task: CyoaTask;
-  readonly method: string;
-  /** States of our verified controller; the paper's count beside it. */
+  readonly method: EvalMethod;
+  /** States of our verified controller (none for the prompt-only baseline); the paper's count beside it. */
   readonly states: number | undefined;
   readonly paperStates: number;
   readonly games: number;
   /** Games that ran to the end (no LLM failure). */
   readonly completed: number;
-  readonly proceduralAdherence: number;
+  /** Undefined for the prompt-only baseline: it makes no controller choices to check. */
+  readonly proceduralAdherence: number | undefined;
   readonly observedAdherence: number;
   readonly violations: number;
   readonly hallucinationErrors: number;
@@ -67,6 +85,8 @@ export interface TaskRow {
   readonly usage: StepUsage;
   /** Why the task was not played (no controller module). */
   readonly skipped?: string;
+  /** Prompt-only rows on the simulated model: they exercise the harness but measure nothing. */
+  readonly notMeaningful?: boolean;
 }
 
 export interface EvalReport {
@@ -76,6 +96,9 @@ export interface EvalReport {
   readonly games: number;
   readonly steps: number;
   readonly repair: number;
+  /** Whether the prompt-only baseline was played. */
+  readonly baseline: boolean;
+  readonly judge?: string;
   readonly hallucinationRate?: number;
   readonly evaluatorErrorRate?: number;
   readonly rows: readonly TaskRow[];
@@ -88,6 +111,8 @@ interface ModelSetup {
   readonly simulated: boolean;
   readonly hallucinationRate?: number;
   readonly evaluatorErrorRate?: number;
+  /** The judge's model, when it is not the evaluated model. */
+  readonly judgeId?: string;
   /** The model and judge for one game. */
   forGame(game: number): { model: Model; judge: (session: ReturnType<typeof createLlmSession>) => Judge };
 }
@@ -101,6 +126,9 @@ function setupModel(config: EvalConfig): ModelSetup {
       simulated: probe.simulated,
       forGame: (game) => ({ model: make(game), judge: separateJudge(config.seed) }),
     };
+  }
+  if (config.judgeModel !== undefined && parseModelSpec(config.judgeModel).kind === 'sim') {
+    throw new Error('--judge-model cannot be the simulated model: its labels would know nothing of a real model’s passages');
   }
   const spec = parseModelSpec(config.model);
   if (spec.kind === 'sim') {
@@ -124,11 +152,23 @@ function setupModel(config: EvalConfig): ModelSetup {
     };
   }
   const model = createModel(spec);
-  return { id: model.id, simulated: model.simulated, forGame: () => ({ model, judge: separateJudge(config.seed) }) };
+  const judgeModel = config.judgeModel === undefined ? undefined : createModel(parseModelSpec(config.judgeModel));
+  return {
+    id: model.id,
+    simulated: model.simulated,
+    judgeId: judgeModel?.id,
+    forGame: () => ({ model, judge: separateJudge(config.seed, judgeModel) }),
+  };
 }
 
-/** On a real provider: the same location questions, asked separately with the judge's own seed. */
-function separateJudge(seed: number): (session: ReturnType<typeof createLlmSession>) => Judge {
+/** The judge's system prompt on real providers: a separate role from the story's evaluator. */
+export const JUDGE_SYSTEM = 'You are an impartial judge of a story. Answer only 0 or 1.';
+
+/**
+ * On a real provider: the same location questions, asked separately with the judge's own seed and
+ * system prompt, of `judgeModel` when given, else of the evaluated model.
+ */
+function separateJudge(seed: number, judgeModel?: Model): (session: ReturnType<typeof createLlmSession>) => Judge {
   return (session) => {
     const asks = new Map<string, (text: string) => Promise<boolean>>();
     return async (predicate, text) => {
@@ -136,8 +176,8 @@ function separateJudge(seed: number): (session: ReturnType<typeof createLlmSessi
       if (!template) return undefined;
       let ask = asks.get(predicate);
       if (!ask) {
-        const judgeTemplate = { ...template, system: 'You are an impartial judge of a story. Answer only 0 or 1.' };
-        const predicateFn = createLlmSession({ model: session.model.inner, seed: seed + 7919, cache: undefined }).predicate(judgeTemplate);
+        const judgeTemplate = { ...template, system: JUDGE_SYSTEM };
+        const predicateFn = createLlmSession({ model: judgeModel ?? session.model.inner, seed: seed + 7919, cache: undefined }).predicate(judgeTemplate);
         ask = (t: string) => predicateFn(t);
         asks.set(predicate, ask);
       }
@@ -152,12 +192,14 @@ export async function runEvaluation(config: EvalConfig): Promise<EvalReport> {
   const started = performance.now();
   const setup = setupModel(config);
   const budget = config.maxCalls === undefined ? undefined : new CallBudget({ maxCalls: config.maxCalls });
+  const playBaseline = config.baseline ?? !setup.simulated;
   const rows: TaskRow[] = [];
   let total = NO_USAGE;
   for (const task of config.tasks) {
     const info = CYOA_TASKS[task];
     if (!hasController(task)) {
       rows.push(emptyRow(task, `generated module missing (see docs/cyoa.md)`));
+      if (playBaseline) rows.push({ ...emptyRow(task, 'needs the task’s generated module for its propositions'), method: 'prompt-only' });
       continue;
     }
     const controller = await loadTaskController(task);
@@ -232,6 +274,11 @@ export async function runEvaluation(config: EvalConfig): Promise<EvalReport> {
       errors,
       usage,
     });
+    if (playBaseline) {
+      const row = await runBaselineTask(config, setup, task, controller.table, specs, budget);
+      total = addUsage(total, row.usage);
+      rows.push(row);
+    }
   }
   return {
     model: setup.id,
@@ -240,11 +287,88 @@ export async function runEvaluation(config: EvalConfig): Promise<EvalReport> {
     games: config.games,
     steps: config.steps,
     repair: config.repair,
+    baseline: playBaseline,
+    judge: setup.judgeId,
     hallucinationRate: setup.hallucinationRate,
     evaluatorErrorRate: setup.evaluatorErrorRate,
     rows,
     usage: total,
     seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** The guarantees whose violation the papers call a hallucination: adventure.tsl (and forest.tsl). */
+const LOCATION_TASK: Readonly<Record<CyoaTask, CyoaTask>> = { adventure: 'adventure', forest: 'forest', choices: 'adventure', all: 'forest' };
+
+/**
+ * The prompt-only baseline on one task: the same games (players, seeds, judge) as the TSL agent,
+ * judged against the same guarantees. Table 2 splits its violations as the papers do:
+ * hallucinations break adventure.tsl/forest.tsl, arithmetic errors break choices.tsl.
+ */
+async function runBaselineTask(
+  config: EvalConfig,
+  setup: ModelSetup,
+  task: CyoaTask,
+  table: ControllerTable,
+  specs: TaskSpecs,
+  budget: CallBudget | undefined,
+): Promise<TaskRow> {
+  const spec = baselineGuarantees(specs.guarantees);
+  const locationSpec = baselineGuarantees((await loadTaskSpecs(LOCATION_TASK[task])).guarantees);
+  const cache = new MemoryCache();
+  let observed = 0;
+  let completed = 0;
+  let hallucinationErrors = 0;
+  let arithmeticErrors = 0;
+  let usage = NO_USAGE;
+  const errors: { game: number; turn: number; kind: string; message: string }[] = [];
+  for (let game = 0; game < config.games; game++) {
+    const { model, judge } = setup.forGame(game);
+    const session = createLlmSession({
+      model,
+      seed: config.seed + game,
+      cache,
+      budget,
+      timeoutMs: config.timeoutMs ?? 60_000,
+      retry: { maxAttempts: 3, baseDelayMs: 250 },
+    });
+    const result = await playBaselineGame({
+      task,
+      table,
+      session,
+      player: { choose: async (turn) => simulatedPlayer(config.seed * 7 + game).move(turn) },
+      steps: config.steps,
+      judge: judge(session),
+    });
+    usage = addUsage(usage, result.usage);
+    if (result.error) {
+      errors.push({ game, ...result.error });
+      continue;
+    }
+    completed += 1;
+    if (checkBaselineObserved(spec, table, result).ok) {
+      observed += 1;
+      continue;
+    }
+    if (!checkBaselineObserved(locationSpec, table, result).ok) hallucinationErrors += 1;
+    if (baselineCountingErrors(table, result.turns) > 0) arithmeticErrors += 1;
+  }
+  return {
+    task,
+    method: 'prompt-only',
+    states: undefined,
+    paperStates: CYOA_TASKS[task].paperStates,
+    games: config.games,
+    completed,
+    proceduralAdherence: undefined,
+    observedAdherence: percent(observed, completed),
+    violations: percent(completed - observed, completed),
+    hallucinationErrors,
+    arithmeticErrors,
+    repairs: 0,
+    errors,
+    usage,
+    ...(setup.simulated ? { notMeaningful: true } : {}),
   };
 }
 
@@ -283,20 +407,37 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 
 const pct = (value: number) => `${value.toFixed(1)}%`;
 
+/** The method column: a simulated prompt-only row says that it measures nothing. */
+function methodLabel(row: TaskRow): string {
+  return row.notMeaningful ? `${row.method} (sim: not meaningful)` : row.method;
+}
+
 /** Table 1 and Table 2 of the papers, as Markdown, with the run's settings and usage. */
 export function formatReport(report: EvalReport): string {
   const settings = [
     `model: ${report.model}${report.simulated ? ' — SIMULATED model, not a real LLM' : ''}`,
     `seed: ${report.seed}; games per task: ${report.games}; steps per game: ${report.steps}; repair: ${report.repair === 0 ? 'off' : `up to ${report.repair} regenerations`}`,
     ...(report.hallucinationRate === undefined ? [] : [`sim hallucination rate: ${report.hallucinationRate}; evaluator error rate: ${report.evaluatorErrorRate}`]),
+    report.baseline
+      ? `prompt-only baseline: played${report.simulated ? ' — on the simulated model it only exercises the harness (the sim ignores natural-language rules and picks locations at random)' : ''}`
+      : 'prompt-only baseline: not played (default on the simulated model; --baseline forces it)',
+    `judge: ${report.simulated ? 'the simulation’s hidden ground truth' : `separate predicate calls with their own seed and system prompt${report.judge ? ` to ${report.judge}` : ' to the same model'}`}`,
     `LLM calls: ${report.usage.calls} sent, ${report.usage.cachedCalls} cached, ${report.usage.failures} failed; tokens: ${report.usage.inputTokens} in / ${report.usage.outputTokens} out; ${report.seconds.toFixed(1)} s`,
   ];
   const t1 = table(
     ['task', 'method', 'states (paper)', 'games', 'procedural adherence', 'observed adherence', 'violations'],
     report.rows.map((r) =>
       r.skipped
-        ? [TASK_LABEL[r.task], r.method, `– (${r.paperStates})`, '0', 'not run', r.skipped, '']
-        : [TASK_LABEL[r.task], r.method, `${r.states} (${r.paperStates})`, `${r.completed}/${r.games}`, pct(r.proceduralAdherence), pct(r.observedAdherence), pct(r.violations)],
+        ? [TASK_LABEL[r.task], methodLabel(r), `– (${r.paperStates})`, '0', 'not run', r.skipped, '']
+        : [
+            TASK_LABEL[r.task],
+            methodLabel(r),
+            `${r.states ?? '–'} (${r.paperStates})`,
+            `${r.completed}/${r.games}`,
+            r.proceduralAdherence === undefined ? 'n/a' : pct(r.proceduralAdherence),
+            pct(r.observedAdherence),
+            pct(r.violations),
+          ],
     ),
   );
   const t2 = table(
@@ -305,15 +446,15 @@ export function formatReport(report: EvalReport): string {
       .filter((r) => !r.skipped)
       .map((r) => [
         TASK_LABEL[r.task],
-        r.method,
+        methodLabel(r),
         String(Math.round((r.violations * r.completed) / 100)),
         String(r.hallucinationErrors),
         String(r.arithmeticErrors),
-        String(r.repairs),
+        r.method === 'prompt-only' ? '–' : String(r.repairs),
         String(r.errors.length),
       ]),
   );
-  const failures = report.rows.flatMap((r) => r.errors.map((e) => `- ${TASK_LABEL[r.task]} game ${e.game}, turn ${e.turn}: ${e.kind}: ${e.message}`));
+  const failures = report.rows.flatMap((r) => r.errors.map((e) => `- ${TASK_LABEL[r.task]} (${r.method}) game ${e.game}, turn ${e.turn}: ${e.kind}: ${e.message}`));
   return [
     '# CYOA adherence evaluation',
     '',
@@ -335,13 +476,22 @@ export function formatReport(report: EvalReport): string {
 // Command line: node dist/examples/cyoa/eval.js --games 75 --steps 20 --model sim --out eval.md
 
 const USAGE = `usage: npm run eval:cyoa -- [--games N] [--steps N] [--model M] [--seed N] [--tasks a,b]
-       [--hallucination P] [--evaluator-error P] [--repair N] [--max-calls N] [--out FILE]`;
+       [--hallucination P] [--evaluator-error P] [--repair N] [--max-calls N] [--out FILE]
+       [--baseline | --no-baseline] [--judge-model M]`;
+
+/** Flags without a value. */
+const SWITCHES = new Set(['baseline', 'no-baseline']);
 
 export function parseEvalArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): EvalConfig & { out: string } {
   const values = new Map<string, string>();
+  const switches = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (!arg.startsWith('--')) throw new Error(`unexpected argument '${arg}'\n${USAGE}`);
+    if (SWITCHES.has(arg.slice(2))) {
+      switches.add(arg.slice(2));
+      continue;
+    }
     const eq = arg.indexOf('=');
     if (eq > 0) values.set(arg.slice(2, eq), arg.slice(eq + 1));
     else {
@@ -351,7 +501,7 @@ export function parseEvalArgs(argv: readonly string[], env: Readonly<Record<stri
       i++;
     }
   }
-  const known = new Set(['games', 'steps', 'model', 'seed', 'tasks', 'hallucination', 'evaluator-error', 'repair', 'max-calls', 'out']);
+  const known = new Set(['games', 'steps', 'model', 'seed', 'tasks', 'hallucination', 'evaluator-error', 'repair', 'max-calls', 'out', 'judge-model']);
   for (const key of values.keys()) if (!known.has(key)) throw new Error(`unknown option --${key}\n${USAGE}`);
   const int = (key: string, fallback: number, min = 0): number => {
     const text = values.get(key);
@@ -370,6 +520,10 @@ export function parseEvalArgs(argv: readonly string[], env: Readonly<Record<stri
   const tasks = (values.get('tasks') ?? TASK_ORDER.join(',')).split(',').map((t) => t.trim());
   for (const t of tasks) if (!(TASK_ORDER as readonly string[]).includes(t)) throw new Error(`unknown task '${t}'; tasks: ${TASK_ORDER.join(', ')}`);
   const maxCalls = values.has('max-calls') ? int('max-calls', 0, 1) : undefined;
+  if (switches.has('baseline') && switches.has('no-baseline')) throw new Error(`--baseline and --no-baseline contradict each other\n${USAGE}`);
+  const baseline = switches.has('baseline') ? true : switches.has('no-baseline') ? false : undefined;
+  const judgeModel = values.get('judge-model');
+  if (judgeModel !== undefined && parseModelSpec(judgeModel).kind === 'sim') throw new Error('--judge-model must be a real model (the simulated model cannot judge another model’s passages)');
   return {
     tasks: tasks as CyoaTask[],
     games: int('games', 10, 1),
@@ -380,6 +534,8 @@ export function parseEvalArgs(argv: readonly string[], env: Readonly<Record<stri
     evaluatorErrorRate: rate('evaluator-error'),
     repair: int('repair', 0),
     maxCalls,
+    ...(baseline === undefined ? {} : { baseline }),
+    ...(judgeModel === undefined ? {} : { judgeModel }),
     out: values.get('out') ?? 'cyoa-eval.md',
   };
 }
@@ -389,6 +545,7 @@ async function main(): Promise<number> {
   try {
     config = parseEvalArgs(process.argv.slice(2));
     parseModelSpec(config.model);
+    if (config.judgeModel !== undefined) parseModelSpec(config.judgeModel);
   } catch (err) {
     process.stderr.write(`eval:cyoa: error: ${err instanceof Error ? err.message : String(err)}\n`);
     return 2;
@@ -400,7 +557,7 @@ async function main(): Promise<number> {
   writeFileSync(config.out, text);
   writeFileSync(config.out.replace(/\.md$/, '') + '.json', JSON.stringify(report, null, 2) + '\n');
   process.stdout.write(`\nwritten to ${config.out} (and .json)\n`);
-  const bad = report.rows.some((r) => !r.skipped && r.completed > 0 && r.proceduralAdherence < 100);
+  const bad = report.rows.some((r) => r.method === 'TSL' && !r.skipped && r.completed > 0 && (r.proceduralAdherence ?? 0) < 100);
   if (bad) process.stderr.write('eval:cyoa: procedural adherence below 100% — this is a bug in tslc\n');
   return bad ? 70 : 0;
 }

@@ -1,8 +1,8 @@
 /**
  * examples/cyoa — the choose-your-own-adventure agent of the papers (000 Sec. 5, 001 Sec. 5/7):
  * tasks (this file), the four-step turn (agent.ts), adherence checks (adherence.ts), the
- * evaluation behind `npm run eval:cyoa` (eval.ts) and its tables (report.ts). Prompts are in
- * prompts.ts, the simulated player in player.ts.
+ * evaluation behind `npm run eval:cyoa` and its tables (eval.ts), the papers' prompt-only baseline
+ * (baseline.ts). Prompts are in prompts.ts, the simulated player in player.ts.
  *
  * This module maps each task of Table 1 to its controller module in generated/ (compiled from
  * specs/ by `tslc compile`, verified before it was written). Modules are loaded by path so that a
