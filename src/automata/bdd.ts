@@ -17,13 +17,29 @@ export const BDD_TRUE: BddNode = 1;
 /** Pairs of node ids fit a double exactly while ids stay below 2^26. */
 const PAIR = 2 ** 26;
 
+/** The computed table starts small (many managers are short-lived) and grows with the nodes. */
+const INITIAL_CACHE_BITS = 10;
+const MAX_CACHE_BITS = 20;
+const OP_AND = 0;
+const OP_OR = 1;
+/** Slot index (×4) of the pair (f, g) under an operation; a multiplicative hash. */
+function cacheSlot(f: number, g: number, op: number, bits: number): number {
+  const h = (Math.imul(f, 0x9e3779b1) ^ Math.imul(g + op, 0x85ebca6b)) >>> 0;
+  return (h >>> (32 - bits)) * 4;
+}
+
 export class BddManager {
   private readonly level: number[] = [Infinity, Infinity];
   private readonly lo: number[] = [0, 1];
   private readonly hi: number[] = [0, 1];
   private readonly unique: Map<number, number>[] = [];
-  private readonly andCache = new Map<number, number>();
-  private readonly orCache = new Map<number, number>();
+  /**
+   * Lossy computed table for ∧/∨ (CUDD-style): a fixed-size array of (f, g, op, result) slots
+   * instead of ever-growing Maps, which dominated run time and GC on large translations. A lost
+   * entry is only recomputed (to the same canonical node), so results never depend on it.
+   */
+  private computed = new Int32Array(4 << INITIAL_CACHE_BITS).fill(-1);
+  private cacheBits = INITIAL_CACHE_BITS;
   private readonly notCache = new Map<number, number>();
   private readonly names: string[] = [];
   private readonly indexOf = new Map<string, number>();
@@ -62,6 +78,11 @@ export class BddManager {
     this.lo.push(lo);
     this.hi.push(hi);
     table.set(key, id);
+    if (id >= 2 << this.cacheBits && this.cacheBits < MAX_CACHE_BITS) {
+      // Grow the computed table; dropping its entries only costs recomputation.
+      this.cacheBits++;
+      this.computed = new Int32Array(4 << this.cacheBits).fill(-1);
+    }
     return id;
   }
 
@@ -88,11 +109,19 @@ export class BddManager {
     if (f === BDD_TRUE) return g;
     if (g === BDD_TRUE || f === g) return f;
     if (f > g) [f, g] = [g, f];
-    const key = f * PAIR + g;
-    const hit = this.andCache.get(key);
-    if (hit !== undefined) return hit;
-    const r = this.apply(f, g, (a, b) => this.and(a, b));
-    this.andCache.set(key, r);
+    const slot = cacheSlot(f, g, OP_AND, this.cacheBits);
+    const cache = this.computed;
+    if (cache[slot] === f && cache[slot + 1] === g && cache[slot + 2] === OP_AND) return cache[slot + 3];
+    const lf = this.level[f];
+    const lg = this.level[g];
+    let r: BddNode;
+    if (lf === lg) r = this.mk(lf, this.and(this.lo[f], this.lo[g]), this.and(this.hi[f], this.hi[g]));
+    else if (lf < lg) r = this.mk(lf, this.and(this.lo[f], g), this.and(this.hi[f], g));
+    else r = this.mk(lg, this.and(f, this.lo[g]), this.and(f, this.hi[g]));
+    cache[slot] = f;
+    cache[slot + 1] = g;
+    cache[slot + 2] = OP_AND;
+    cache[slot + 3] = r;
     return r;
   }
 
@@ -101,21 +130,20 @@ export class BddManager {
     if (f === BDD_FALSE) return g;
     if (g === BDD_FALSE || f === g) return f;
     if (f > g) [f, g] = [g, f];
-    const key = f * PAIR + g;
-    const hit = this.orCache.get(key);
-    if (hit !== undefined) return hit;
-    const r = this.apply(f, g, (a, b) => this.or(a, b));
-    this.orCache.set(key, r);
-    return r;
-  }
-
-  private apply(f: BddNode, g: BddNode, op: (a: BddNode, b: BddNode) => BddNode): BddNode {
+    const slot = cacheSlot(f, g, OP_OR, this.cacheBits);
+    const cache = this.computed;
+    if (cache[slot] === f && cache[slot + 1] === g && cache[slot + 2] === OP_OR) return cache[slot + 3];
     const lf = this.level[f];
     const lg = this.level[g];
-    const v = Math.min(lf, lg);
-    const [f0, f1] = lf === v ? [this.lo[f], this.hi[f]] : [f, f];
-    const [g0, g1] = lg === v ? [this.lo[g], this.hi[g]] : [g, g];
-    return this.mk(v, op(f0, g0), op(f1, g1));
+    let r: BddNode;
+    if (lf === lg) r = this.mk(lf, this.or(this.lo[f], this.lo[g]), this.or(this.hi[f], this.hi[g]));
+    else if (lf < lg) r = this.mk(lf, this.or(this.lo[f], g), this.or(this.hi[f], g));
+    else r = this.mk(lg, this.or(f, this.lo[g]), this.or(f, this.hi[g]));
+    cache[slot] = f;
+    cache[slot + 1] = g;
+    cache[slot + 2] = OP_OR;
+    cache[slot + 3] = r;
+    return r;
   }
 
   andAll(nodes: Iterable<BddNode>): BddNode {

@@ -38,7 +38,11 @@ export class Tableau {
   private readonly expansions = new Map<number, readonly Term[]>();
   private readonly successorMemo = new Map<number, readonly Term[]>();
 
-  constructor(readonly bdd: BddManager) {}
+  /** `poll` may throw (e.g. `TimeoutError`) to abandon a long expansion. */
+  constructor(
+    readonly bdd: BddManager,
+    private readonly poll: () => void = () => {},
+  ) {}
 
   /** Reduced outgoing terms of a state (an NNF formula). */
   successors(state: Formula, limit = Infinity): readonly Term[] {
@@ -156,6 +160,7 @@ export class Tableau {
     const out: Term[] = [];
     for (const x of xs)
       for (const y of ys) {
+        this.poll();
         const guard = this.bdd.and(x.guard, y.guard);
         if (guard === BDD_FALSE || !ctx.keep(guard)) continue;
         out.push({ guard, next: and(x.next, y.next), pending: unionSorted(x.pending, y.pending) });
@@ -179,14 +184,38 @@ export class Tableau {
       else groups.set(key, { guard: t.guard, next, pending: t.pending });
     }
     const list = [...groups.values()];
-    const dominates = (a: Term, b: Term) => isSubset(a.pending, b.pending) && syntacticImplies(b.next, a.next);
+    if (list.length < 2) return list.filter((t) => t.guard !== BDD_FALSE);
+    // The quadratic domination pass is the tableau's hot spot: compare pending sets as bit masks
+    // and memoise implication between the (few) distinct targets in a local matrix.
+    const pendingIds = [...new Set(list.flatMap((t) => t.pending))];
+    const masks = pendingIds.length <= 30 ? list.map((t) => t.pending.reduce((m, p) => m | (1 << pendingIds.indexOf(p)), 0)) : undefined;
+    const pendingSubset = masks
+      ? (i: number, j: number) => (masks[i] & ~masks[j]) === 0
+      : (i: number, j: number) => isSubset(list[i].pending, list[j].pending);
+    const nexts: Formula[] = [];
+    const nextIndex = new Map<number, number>();
+    const nextOf = list.map((t) => {
+      let k = nextIndex.get(t.next.id);
+      if (k === undefined) nextIndex.set(t.next.id, (k = nexts.push(t.next) - 1));
+      return k;
+    });
+    const m = nexts.length;
+    const implied = new Int8Array(m * m); // 0 unknown, 1 yes, 2 no
+    const nextImplies = (x: number, y: number) => {
+      if (x === y) return true;
+      const slot = x * m + y;
+      if (implied[slot] === 0) implied[slot] = syntacticImplies(nexts[x], nexts[y]) ? 1 : 2;
+      return implied[slot] === 1;
+    };
+    const dominates = (i: number, j: number) => pendingSubset(i, j) && nextImplies(nextOf[j], nextOf[i]);
     for (let i = 0; i < list.length; i++) {
+      this.poll();
+      const a = list[i];
       for (let j = 0; j < list.length; j++) {
-        if (i === j || list[i].guard === BDD_FALSE) continue;
-        const a = list[i];
+        if (i === j || a.guard === BDD_FALSE) continue;
         const b = list[j];
         if (b.guard === BDD_FALSE) continue;
-        if (dominates(a, b) && !dominates(b, a)) b.guard = this.bdd.and(b.guard, this.bdd.not(a.guard));
+        if (dominates(i, j) && !dominates(j, i)) b.guard = this.bdd.and(b.guard, this.bdd.not(a.guard));
       }
     }
     return list.filter((t) => t.guard !== BDD_FALSE);

@@ -14,14 +14,26 @@ import { simplify } from '../ltl/simplify.js';
 import { BDD_FALSE, BddManager, type BddNode } from './bdd.js';
 import { stronglyConnectedComponents } from './scc.js';
 import { reduceBySimulation } from './simulation.js';
+import { deadlineChecker, TimeoutError } from './deadline.js';
 import { Tableau } from './tableau.js';
 import type { Edge, Tgba } from './types.js';
+
+export { TimeoutError } from './deadline.js';
 
 export interface TranslateOptions {
   /** Apply `simplify` before translating (default true). */
   readonly simplify?: boolean;
   /** Merge bisimilar states (default true). */
   readonly reduce?: boolean;
+  /**
+   * Absolute `performance.now()` time after which the translation throws `TimeoutError`.
+   * Polled while exploring and multiplying out expansions, so even one huge state stops.
+   */
+  readonly deadline?: number;
+  /** Called at the same polling points (e.g. a solver's own budget check, which may throw). */
+  readonly tick?: () => void;
+  /** Largest number of tableau states explored before throwing `TimeoutError('size')`. */
+  readonly maxStates?: number;
 }
 
 export interface SymbolicEdge {
@@ -80,7 +92,9 @@ export function translateLtlSymbolic(f: Formula, bdd: BddManager, options: Trans
   const aps = [...atoms(f)].sort();
   for (const name of aps) bdd.varIndex(name);
   const root = options.simplify === false ? toNnf(f) : simplify(f);
-  const tableau = new Tableau(bdd);
+  const poll = deadlineChecker(options.deadline, options.tick);
+  const maxStates = options.maxStates ?? Infinity;
+  const tableau = new Tableau(bdd, poll);
 
   // Explore every reachable state.
   const states: Formula[] = [];
@@ -100,9 +114,11 @@ export function translateLtlSymbolic(f: Formula, bdd: BddManager, options: Trans
   const roots = root.kind === 'or' ? root.args : [root];
   const initial = [...new Set(roots.map((r) => stateOf(tableau.normalizeState(r))))];
   for (let s = 0; s < states.length; s++) {
+    poll();
+    if (states.length > maxStates) throw new TimeoutError('size');
     raw.push(tableau.successors(states[s]).map((t) => ({ to: stateOf(t.next), guard: t.guard, pending: t.pending })));
   }
-  return postProcess(bdd, aps, states, raw, initial, options.reduce !== false);
+  return postProcess(bdd, aps, states, raw, initial, options.reduce !== false, poll);
 }
 
 function postProcess(
@@ -112,6 +128,7 @@ function postProcess(
   raw: readonly RawEdge[][],
   initial: readonly number[],
   reduce: boolean,
+  poll: () => void,
 ): SymbolicTgba {
   const n = states.length;
   const { comp, count } = stronglyConnectedComponents(n, initial, (s) => raw[s].map((e) => e.to));
@@ -162,7 +179,8 @@ function postProcess(
   let stateFormulas = keptStates.map((s) => states[s]);
   let init = initialKept.map((s) => newIndex[s]);
   if (reduce) {
-    ({ edges, stateFormulas, init } = bisimulationQuotient(bdd, edges, stateFormulas, init));
+    ({ edges, stateFormulas, init } = bisimulationQuotient(bdd, edges, stateFormulas, init, poll));
+    poll();
     const reduced = reduceBySimulation(bdd, { edges, initial: init, labels: stateFormulas });
     init = [...reduced.initial];
     stateFormulas = [...reduced.labels];
@@ -244,6 +262,7 @@ function bisimulationQuotient(
   edges: SymbolicEdge[][],
   stateFormulas: Formula[],
   init: number[],
+  poll: () => void,
 ): { edges: SymbolicEdge[][]; stateFormulas: Formula[]; init: number[] } {
   const n = edges.length;
   let cls = new Int32Array(n);
@@ -252,6 +271,7 @@ function bisimulationQuotient(
     const sigIndex = new Map<string, number>();
     const next = new Int32Array(n);
     for (let s = 0; s < n; s++) {
+      poll();
       const merged = mergeEdges(bdd, edges[s], (t) => cls[t]);
       const sig = `${cls[s]}#` + merged.map((e) => `${e.to}|${e.marks.join(',')}|${e.guard}`).sort().join(';');
       let c = sigIndex.get(sig);

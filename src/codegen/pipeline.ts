@@ -42,10 +42,35 @@ export interface CompileRequest {
   readonly runtimeImport?: string;
   readonly timeoutMs?: number;
   readonly onWarning?: (d: Diagnostic) => void;
+  /** The back end (`--synthesizer`); default: the builtin engine. Its controller is re-verified here. */
+  readonly synthesizer?: ControllerSynthesizer;
 }
 
+/** What a back end answers; `backend` names it in the module's metadata. */
+export type SynthesisAnswer =
+  | { readonly verdict: 'realizable'; readonly controller: MealyMachine; readonly seconds: number; readonly backend: string }
+  | { readonly verdict: 'unrealizable'; readonly seconds: number; readonly backend: string }
+  | { readonly verdict: 'unknown'; readonly reason: string; readonly seconds: number; readonly backend: string };
+
+/** A synthesis back end for `compileSpecs` (kept as a callback so this module never loads execa). */
+export type ControllerSynthesizer = (spec: GameSpec, timeoutMs: number) => Promise<SynthesisAnswer>;
+
+const builtinSynthesizer: ControllerSynthesizer = async (spec, timeoutMs) => ({ ...synthesize(spec, { timeoutMs }), backend: 'builtin' });
+
 export type CompileOutcome =
-  | { readonly kind: 'ok'; readonly name: string; readonly outPath: string; readonly source: string; readonly stateCount: number; readonly seconds: number }
+  | {
+      readonly kind: 'ok';
+      readonly name: string;
+      readonly outPath: string;
+      readonly source: string;
+      readonly stateCount: number;
+      readonly seconds: number;
+      /** The verified controller and the (composed) spec it implements, e.g. for diagrams. */
+      readonly machine: MealyMachine;
+      readonly spec: GameSpec;
+      /** Which back end synthesized it (`builtin`, `ltlsynt`, …). */
+      readonly backend: string;
+    }
   | { readonly kind: 'unrealizable'; readonly name: string; readonly seconds: number }
   | { readonly kind: 'unknown'; readonly name: string; readonly reason: string; readonly seconds: number };
 
@@ -65,7 +90,7 @@ export async function compileSpecs(request: CompileRequest): Promise<CompileOutc
     games.push(game);
   }
   const spec = composeGames(name, games);
-  const result = synthesize(spec, { timeoutMs: request.timeoutMs ?? 60_000 });
+  const result = await (request.synthesizer ?? builtinSynthesizer)(spec, request.timeoutMs ?? 60_000);
   if (result.verdict === 'unrealizable') return { kind: 'unrealizable', name, seconds: result.seconds };
   if (result.verdict === 'unknown') return { kind: 'unknown', name, reason: result.reason, seconds: result.seconds };
   const machine = result.controller;
@@ -78,13 +103,13 @@ export async function compileSpecs(request: CompileRequest): Promise<CompileOutc
     stateCount: machine.stateCount,
     toolVersion: toolVersion(),
     verified: true,
-    synthesizer: SYNTHESIZER,
+    synthesizer: result.backend === 'builtin' ? SYNTHESIZER : `${result.backend} (verified by tslc)`,
   };
   const table = buildControllerTable(spec, machine, name);
   const source = emitControllerModule(table, metadata, {
     runtimeImport: request.runtimeImport ?? defaultRuntimeImport(request.outDir),
   });
-  return { kind: 'ok', name, outPath, source, stateCount: machine.stateCount, seconds: result.seconds };
+  return { kind: 'ok', name, outPath, source, stateCount: machine.stateCount, seconds: result.seconds, machine, spec, backend: result.backend };
 }
 
 /** The compile command's own re-check: never trust a controller just because synthesis returned it. */

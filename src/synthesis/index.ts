@@ -9,12 +9,13 @@
  * a spec (disjoint outputs) are solved separately (decompose.ts). Strategies come out of the
  * solved games (extract.ts); every controller passes the independent checker before it is returned.
  */
-import { translateLtl } from '../automata/translate.js';
+import { TimeoutError, translateLtl } from '../automata/translate.js';
 import type { Counterstrategy } from '../game/counterstrategy.js';
 import type { MealyMachine } from '../game/mealy.js';
 import { exactlyOne, type GameSpec, inputNames, outputNames, type SpecPart } from '../game/spec.js';
 import { and, atoms, type Formula, G, implies, isPropositional, not, TRUE } from '../ltl/formula.js';
 import { verifyController } from '../verify/index.js';
+import { DEFAULT_EXACT_BUDGET, exactMinimize } from './exact-minimize.js';
 import { conjuncts, ControllerTooLarge, decompose, productOfControllers } from './decompose.js';
 import {
   extractAttractorCounterstrategy,
@@ -32,7 +33,11 @@ export interface SynthesisOptions {
   /** Wall-clock budget; the answer is `unknown` when it runs out. Default 60 s. */
   readonly timeoutMs?: number;
   readonly onProgress?: (msg: string) => void;
-  /** Minimization: partition refinement after extraction ('exact' SAT-based minimization is not implemented yet and falls back to it). */
+  /**
+   * Minimization after extraction. Default: bisimulation, then exact SAT-based minimization
+   * when the controller is small (≤ 20 states, deterministic budget). 'exact' raises the budget
+   * (≤ 40 states); 'bisim' skips the SAT step.
+   */
   readonly minimize?: 'bisim' | 'exact';
   /** Largest bound K to try (default 40). */
   readonly maxK?: number;
@@ -113,7 +118,7 @@ function run(spec: GameSpec, options: SynthesisOptions, extract: boolean): Synth
     if (outcome.verdict === 'unrealizable')
       return { verdict: 'unrealizable', counterstrategy: outcome.counterstrategy!, seconds: seconds(), stats: outcome.stats };
     const raw = outcome.controller!;
-    const controller = minimizeMealy(raw);
+    const controller = minimizeController(spec, raw, options.minimize);
     const verdict = verifyController(spec, controller);
     if (!verdict.ok)
       throw new InternalSynthesisError(
@@ -126,10 +131,24 @@ function run(spec: GameSpec, options: SynthesisOptions, extract: boolean): Synth
       stats: { ...outcome.stats, unminimizedStates: raw.stateCount },
     };
   } catch (err) {
-    if (err instanceof Timeout) return { verdict: 'unknown', reason: 'timeout', seconds: seconds() };
+    if (err instanceof Timeout || err instanceof TimeoutError) return { verdict: 'unknown', reason: 'timeout', seconds: seconds() };
     if (err instanceof ControllerTooLarge) return { verdict: 'unknown', reason: CONTROLLER_TOO_LARGE, seconds: seconds() };
     throw err;
   }
+}
+
+/**
+ * Bisimulation, then (unless disabled) exact minimization within a deterministic budget. The
+ * exact result is kept only when it is smaller and passes the independent check (the caller
+ * verifies the final controller again either way).
+ */
+function minimizeController(spec: GameSpec, raw: MealyMachine, mode: SynthesisOptions['minimize']): MealyMachine {
+  const bisim = minimizeMealy(raw);
+  if (mode === 'bisim') return bisim;
+  const budget = mode === 'exact' ? { ...DEFAULT_EXACT_BUDGET, maxStates: 40, maxClauses: 400_000 } : DEFAULT_EXACT_BUDGET;
+  const exact = exactMinimize(bisim, budget);
+  if (!exact || exact.stateCount >= bisim.stateCount) return bisim;
+  return verifyController(spec, exact).ok ? exact : bisim;
 }
 
 /**
@@ -262,6 +281,8 @@ function relevantAssumptions(g: Formula, assumptions: readonly Formula[]): Formu
 /** Solve one game: primal and dual interleaved with a growing bound K. */
 function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, budget: Budget): GameOutcome {
   const { tick, progress } = budget;
+  // Translations poll the same budget, so a huge tableau cannot outlive the time limit.
+  const translate = (f: Formula) => translateLtl(f, { deadline: budget.deadline, tick });
   const maxK = Math.min(options.maxK ?? 40, 120);
   const nodeCap = options.nodeCap ?? 400_000;
   const mealy = spec.semantics === 'mealy';
@@ -314,7 +335,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
   const envMover = mover(inputDims, true);
   const sysMover = mover(outputDims, true);
   const primalTable = (parts: readonly Formula[], label: string): MoveTable => {
-    const automaton = union(parts.map((p) => ucwFromTgba(translateLtl(not(p)))));
+    const automaton = union(parts.map((p) => ucwFromTgba(translate(not(p)))));
     progress(`automaton for ¬φ (${label}): ${automaton.stateCount} states`);
     return mealy
       ? new MoveTable(automaton, envMover, sysMover, true, envFilter)
@@ -327,7 +348,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
   const dualTable = (): MoveTable => {
     if (dual) return dual;
     // NBA(φ) as a union over φ's top-level disjuncts, e.g. ¬a₁ ∨ … ∨ ¬aₙ ∨ G.
-    const dualUcw = union(disjuncts(dualFormula).map((p) => ucwFromTgba(translateLtl(p))));
+    const dualUcw = union(disjuncts(dualFormula).map((p) => ucwFromTgba(translate(p))));
     progress(`automaton for φ: ${dualUcw.stateCount} states`);
     const adversary = mover(dualRestricted ? outputDims : freeOutputDims, false);
     dual = mealy

@@ -37,6 +37,8 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     [['check', '--help']],
     [['parse', 'specs/adventure.tsl']],
     [['check', 'specs/adventure.tsl', '--no-states']],
+    // The --synthesizer flag exists on check, but its builtin default must not load src/external.
+    [['check', 'specs/adventure.tsl', '--no-states', '--synthesizer', 'builtin']],
     [['check', '--ltl', 'G (a -> F b)', '--ins', 'a', '--outs', 'b', '--no-states']],
   ])('tslc %j', (argv) => {
     const { code, modules } = loadedBy(...argv);

@@ -2,13 +2,18 @@
  * `tslc compile <files…> -o <dir>`: one typed TypeScript controller module per spec (or one for
  * all of them with `--as <name>`). `--check` writes nothing and exits 1 when a module is missing
  * or differs from what would be generated; `--watch` recompiles whenever a spec changes.
+ * `--diagram [mermaid|dot]` writes the controller's diagram beside each module; `--synthesizer`
+ * picks the back end (src/external, imported only then; its controller is re-verified anyway).
  */
 import { existsSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { UserError } from '../../diagnostics/diagnostic.js';
-import { CodegenVerificationError, compileSpecs, type CompileOutcome } from '../../codegen/pipeline.js';
+import { CodegenVerificationError, compileSpecs, type CompileOutcome, type ControllerSynthesizer } from '../../codegen/pipeline.js';
+import type { GameSpec } from '../../game/spec.js';
+import type { MealyMachine } from '../../game/mealy.js';
 import { ExitCode } from '../exit-codes.js';
 import { renderDiagnostics } from '../io.js';
+import { buildDiagram, toDot, toMermaid } from '../../explain/diagram.js';
 
 interface Options {
   readonly files: string[];
@@ -19,6 +24,9 @@ interface Options {
   readonly runtimeImport?: string;
   readonly timeoutMs: number;
   readonly json: boolean;
+  readonly diagram?: 'mermaid' | 'dot';
+  /** `--synthesizer` other than builtin: the raw args, read by src/external. */
+  readonly external?: Record<string, unknown>;
 }
 
 function parseOptions(args: Record<string, unknown>): Options {
@@ -30,6 +38,10 @@ function parseOptions(args: Record<string, unknown>): Options {
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
     throw new UserError({ severity: 'error', message: '--timeout expects a positive number of seconds', code: 'usage' });
   if (args.check && args.watch) throw new UserError({ severity: 'error', message: '--check and --watch cannot be combined', code: 'usage' });
+  // A bare `--diagram` arrives as '' (yargs string option): Mermaid is the default.
+  const diagram = args.diagram === undefined || args.diagram === false ? undefined : args.diagram === '' || args.diagram === true ? 'mermaid' : String(args.diagram);
+  if (diagram !== undefined && diagram !== 'mermaid' && diagram !== 'dot')
+    throw new UserError({ severity: 'error', message: `--diagram must be mermaid or dot, not '${diagram}'`, code: 'usage' });
   return {
     files,
     outDir: out,
@@ -39,6 +51,8 @@ function parseOptions(args: Record<string, unknown>): Options {
     runtimeImport: args['runtime-import'] === undefined ? undefined : String(args['runtime-import']),
     timeoutMs: timeoutSeconds * 1000,
     json: Boolean(args.json),
+    diagram,
+    external: args.synthesizer !== undefined && args.synthesizer !== 'builtin' ? args : undefined,
   };
 }
 
@@ -61,6 +75,28 @@ interface Report {
   readonly path?: string;
   readonly states?: number;
   readonly seconds: number;
+  readonly backend?: string;
+  readonly diagram?: string;
+}
+
+/**
+ * `--synthesizer ltlsynt|strix|auto` as a back end for the pipeline. A tool that is missing or
+ * answered wrongly is not "unknown": its diagnostics are printed and `exitCode` says how bad it was.
+ */
+async function externalSynthesizer(args: Record<string, unknown>, failure: { exitCode?: number }): Promise<ControllerSynthesizer> {
+  const { solve, synthesizerFromArgs } = await import('../../external/index.js');
+  const { builtinBackend } = await import('../../external/builtin.js');
+  const { synthesizer, timeoutMs: toolTimeoutMs } = synthesizerFromArgs(args);
+  return async (spec, timeoutMs) => {
+    const r = await solve(spec, { synthesizer, mode: 'synthesis', builtin: builtinBackend(spec, 'synthesis', { timeoutMs }), timeoutMs: toolTimeoutMs });
+    if (r.diagnostics.length > 0) process.stderr.write(renderDiagnostics([...r.diagnostics]) + '\n');
+    const seconds = r.timeMs / 1000;
+    if (r.status === 'realizable' && r.machine) return { verdict: 'realizable', controller: r.machine, seconds, backend: r.backend };
+    if (r.status === 'unrealizable') return { verdict: 'unrealizable', seconds, backend: r.backend };
+    if (r.status === 'error') failure.exitCode = r.exitCode;
+    const reason = r.status === 'realizable' ? `${r.backend} gave no controller` : r.status === 'error' ? `${r.backend} failed` : `${r.backend}: no answer`;
+    return { verdict: 'unknown', reason, seconds, backend: r.backend };
+  };
 }
 
 async function compileAll(options: Options): Promise<number> {
@@ -68,6 +104,7 @@ async function compileAll(options: Options): Promise<number> {
   const reports: Report[] = [];
   for (const unit of units(options)) {
     let outcome: CompileOutcome;
+    const failure: { exitCode?: number } = {};
     try {
       outcome = await compileSpecs({
         files: unit.files,
@@ -76,6 +113,7 @@ async function compileAll(options: Options): Promise<number> {
         runtimeImport: options.runtimeImport,
         timeoutMs: options.timeoutMs,
         onWarning: (d) => process.stderr.write(renderDiagnostics([d]) + '\n'),
+        synthesizer: options.external ? await externalSynthesizer(options.external, failure) : undefined,
       });
     } catch (err) {
       if (err instanceof CodegenVerificationError) {
@@ -93,13 +131,28 @@ async function compileAll(options: Options): Promise<number> {
     if (outcome.kind === 'unknown') {
       process.stderr.write(`${unit.files.join(' + ')}: error: synthesis gave no answer (${outcome.reason}) after ${outcome.seconds.toFixed(2)} s\n`);
       reports.push({ name: outcome.name, status: 'unknown', seconds: outcome.seconds });
-      exit = exit === ExitCode.failure ? exit : ExitCode.unknown;
+      const code = failure.exitCode ?? ExitCode.unknown;
+      // Precedence as in `check`: input error, then failure (incl. a lying tool), then unknown.
+      exit = [ExitCode.inputError, ExitCode.failure, ExitCode.unknown].find((c) => c === exit || c === code) ?? code;
       continue;
     }
     const existing = existsSync(outcome.outPath) ? readFileSync(outcome.outPath, 'utf8') : undefined;
     const shown = relative(process.cwd(), outcome.outPath) || outcome.outPath;
-    const base = { name: outcome.name, path: shown, states: outcome.stateCount, seconds: outcome.seconds };
+    const diagram = options.diagram ? diagramFile(outcome.outPath, options.diagram, outcome.machine, outcome.spec) : undefined;
+    const base = {
+      name: outcome.name,
+      path: shown,
+      states: outcome.stateCount,
+      seconds: outcome.seconds,
+      ...(options.external ? { backend: outcome.backend } : {}),
+      ...(diagram ? { diagram: relative(process.cwd(), diagram.path) || diagram.path } : {}),
+    };
     if (options.check) {
+      const diagramFresh = !diagram || (existsSync(diagram.path) && readFileSync(diagram.path, 'utf8') === diagram.text);
+      if (diagram && !diagramFresh) {
+        process.stderr.write(`${base.diagram}: error: ${existsSync(diagram.path) ? 'stale' : 'missing'} diagram\n`);
+        exit = Math.max(exit, ExitCode.failure);
+      }
       const fresh = existing === outcome.source;
       if (!fresh) {
         process.stderr.write(`${shown}: error: ${existing === undefined ? 'missing' : 'stale'}; run \`tslc compile ${unit.files.join(' ')}${unit.name ? ` --as ${unit.name}` : ''} -o ${options.outDir}\`\n`);
@@ -112,13 +165,24 @@ async function compileAll(options: Options): Promise<number> {
       mkdirSync(dirname(outcome.outPath), { recursive: true });
       writeFileSync(outcome.outPath, outcome.source);
     }
+    if (diagram && (!existsSync(diagram.path) || readFileSync(diagram.path, 'utf8') !== diagram.text)) writeFileSync(diagram.path, diagram.text);
     reports.push({ ...base, status: existing === outcome.source ? 'unchanged' : 'written' });
   }
   if (options.json) process.stdout.write(JSON.stringify({ modules: reports }) + '\n');
   else
     for (const r of reports)
-      if (r.path) process.stdout.write(`${r.path}: ${r.status} (${r.states} state${r.states === 1 ? '' : 's'}, ${r.seconds.toFixed(2)} s)\n`);
+      if (r.path)
+        process.stdout.write(
+          `${r.path}: ${r.status} (${r.states} state${r.states === 1 ? '' : 's'}, ${r.seconds.toFixed(2)} s${r.backend ? `, ${r.backend}` : ''})${r.diagram ? ` + ${r.diagram}` : ''}\n`,
+        );
   return exit;
+}
+
+/** `<module>.mmd` / `<module>.dot` beside the module, drawn from the verified controller. */
+function diagramFile(outPath: string, kind: 'mermaid' | 'dot', machine: MealyMachine, spec: GameSpec): { path: string; text: string } {
+  const d = buildDiagram(machine, spec);
+  const stem = outPath.replace(/\.ts$/, '');
+  return kind === 'dot' ? { path: `${stem}.dot`, text: toDot(d) } : { path: `${stem}.mmd`, text: toMermaid(d) };
 }
 
 /** Recompile on every change of an input file; runs until interrupted. */

@@ -5,6 +5,12 @@
  */
 import type { CommandSpec } from '../command.js';
 
+// The --synthesizer flags are spelled out here rather than imported from src/external: importing
+// would load execa on every start-up, and `tslc check` must stay light.
+const SYNTHESIZERS = ['builtin', 'ltlsynt', 'strix', 'auto'];
+const SYNTHESIZER_HELP = 'back end: builtin engine, ltlsynt (Spot), strix, or auto (builtin and an installed tool race; first verified answer wins)';
+const TOOL_TIMEOUT_HELP = 'seconds per spec for an external synthesizer (default 60, or "timeoutSeconds" in tslc.config.json)';
+
 export const commands: readonly CommandSpec[] = [
   {
     command: 'check [files..]',
@@ -18,7 +24,12 @@ export const commands: readonly CommandSpec[] = [
         .option('timeout', { type: 'number', default: 60, describe: 'seconds per spec; then the verdict is unknown' })
         .option('param', { type: 'string', array: true, describe: 'TLSF parameter override NAME=VALUE' })
         .option('states', { type: 'boolean', default: true, describe: 'synthesize to report controller states (--no-states: verdict only, faster)' })
-        .option('json', { type: 'boolean', default: false, describe: 'one JSON object per spec: {file, verdict, seconds, states?}' }),
+        .option('json', { type: 'boolean', default: false, describe: 'one JSON object per spec: {file, verdict, seconds, states?, explanation?}' })
+        .option('explain', { type: 'boolean', default: true, describe: 'explain an unrealizable spec: core by file:line and counterplay (--no-explain: verdict only)' })
+        .option('compose', { type: 'boolean', default: false, describe: 'also check the conjunction of all files; a conflict is explained across files' })
+        .option('synthesizer', { choices: SYNTHESIZERS, default: 'builtin', describe: SYNTHESIZER_HELP })
+        .option('tool-timeout', { type: 'number', describe: TOOL_TIMEOUT_HELP })
+        .option('cross-check', { type: 'boolean', default: false, describe: 'run the builtin engine and every installed external synthesizer on each spec; table of agreement (exit 1 on disagreement)' }),
     load: () => import('./check.js'),
   },
   {
@@ -27,14 +38,16 @@ export const commands: readonly CommandSpec[] = [
     builder: (y) =>
       y
         .positional('file', { type: 'string', describe: 'spec file (.tsl, .tlsf)' })
-        .option('format', { choices: ['hoa', 'dot', 'json'], default: 'hoa', describe: 'output format' })
+        .option('format', { choices: ['hoa', 'dot', 'mermaid', 'json'], default: 'hoa', describe: 'output format' })
         .option('output', { alias: 'o', type: 'string', describe: 'write to this file instead of stdout' })
         .option('ltl', { type: 'string', describe: 'a Spot-syntax LTL formula instead of a file' })
         .option('ins', { type: 'string', array: true, describe: 'input propositions for --ltl' })
         .option('outs', { type: 'string', array: true, describe: 'output propositions for --ltl' })
         .option('timeout', { type: 'number', default: 60, describe: 'seconds; then the answer is unknown (exit 3)' })
         .option('param', { type: 'string', array: true, describe: 'TLSF parameter override NAME=VALUE' })
-        .option('verbose', { type: 'boolean', default: false, describe: 'print solver progress on stderr' }),
+        .option('verbose', { type: 'boolean', default: false, describe: 'print solver progress on stderr' })
+        .option('synthesizer', { choices: SYNTHESIZERS, default: 'builtin', describe: SYNTHESIZER_HELP })
+        .option('tool-timeout', { type: 'number', describe: TOOL_TIMEOUT_HELP }),
     load: () => import('./synth.js'),
   },
   {
@@ -49,7 +62,10 @@ export const commands: readonly CommandSpec[] = [
         .option('watch', { type: 'boolean', default: false, describe: 'recompile whenever a spec changes' })
         .option('runtime-import', { type: 'string', describe: 'module specifier of the runtime (default tslc/runtime)' })
         .option('timeout', { type: 'number', default: 60, describe: 'synthesis time limit per controller, seconds' })
-        .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' }),
+        .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' })
+        .option('diagram', { type: 'string', describe: 'also write <module>.mmd (Mermaid) next to each module; --diagram dot writes <module>.dot' })
+        .option('synthesizer', { choices: SYNTHESIZERS, default: 'builtin', describe: SYNTHESIZER_HELP })
+        .option('tool-timeout', { type: 'number', describe: TOOL_TIMEOUT_HELP }),
     load: () => import('./compile.js'),
   },
   {

@@ -1,12 +1,17 @@
 /**
- * `tslc synth <file> --format hoa|dot|json`: synthesize and print a verified controller. An
- * unrealizable spec prints a note (and with `--format json` the counterstrategy) and exits 1.
+ * `tslc synth <file> --format hoa|dot|mermaid|json`: synthesize and print a verified controller.
+ * An unrealizable spec prints a note (and with `--format json` the counterstrategy) and exits 1.
+ * `--synthesizer ltlsynt|strix|auto` goes through src/external (imported only then), whose
+ * controllers are independently verified before they are printed.
  */
 import { writeFileSync } from 'node:fs';
 import { UserError } from '../../diagnostics/diagnostic.js';
 import { loadGame, loadLtlGame } from '../../frontend/load.js';
 import { InternalSynthesisError, synthesize } from '../../synthesis/index.js';
-import { controllerToDot, controllerToHoa, controllerToJson, counterstrategyToJson } from '../../synthesis/print.js';
+import { controllerToHoa, controllerToJson, counterstrategyToJson } from '../../synthesis/print.js';
+import { buildDiagram, toDot, toMermaid } from '../../explain/diagram.js';
+import type { GameSpec } from '../../game/spec.js';
+import type { MealyMachine } from '../../game/mealy.js';
 import { ExitCode } from '../exit-codes.js';
 import { renderDiagnostics } from '../io.js';
 
@@ -15,8 +20,8 @@ const list = (v: unknown): string[] =>
 
 export async function run(args: Record<string, unknown>): Promise<number> {
   const format = String(args.format ?? 'hoa');
-  if (!['hoa', 'dot', 'json'].includes(format))
-    throw new UserError({ severity: 'error', message: `--format must be hoa, dot or json, not '${format}'`, code: 'usage' });
+  if (!['hoa', 'dot', 'mermaid', 'json'].includes(format))
+    throw new UserError({ severity: 'error', message: `--format must be hoa, dot, mermaid or json, not '${format}'`, code: 'usage' });
   const timeoutSeconds = Number(args.timeout ?? 60);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
     throw new UserError({ severity: 'error', message: `--timeout expects a positive number of seconds`, code: 'usage' });
@@ -32,6 +37,12 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     });
   } else throw new UserError({ severity: 'error', message: 'name a spec file, or give --ltl with --ins/--outs', code: 'usage' });
 
+  const emit = (text: string) => {
+    if (args.output) writeFileSync(String(args.output), text);
+    else process.stdout.write(text);
+  };
+  if (args.synthesizer !== undefined && args.synthesizer !== 'builtin') return synthesizeExternally(spec, args, format, timeoutSeconds, emit);
+
   let result;
   try {
     result = synthesize(spec, {
@@ -45,10 +56,6 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     }
     throw err;
   }
-  const emit = (text: string) => {
-    if (args.output) writeFileSync(String(args.output), text);
-    else process.stdout.write(text);
-  };
   if (result.verdict === 'unknown') {
     process.stderr.write(`${spec.name}: unknown (${result.reason}) after ${result.seconds.toFixed(2)} s\n`);
     return ExitCode.unknown;
@@ -59,7 +66,42 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     return ExitCode.failure;
   }
   const m = result.controller;
-  emit(format === 'hoa' ? controllerToHoa(m, spec.name) : format === 'dot' ? controllerToDot(m, spec.name) : controllerToJson(m, spec.name));
+  emit(printController(m, spec, format));
   process.stderr.write(`${spec.name}: realizable, ${m.stateCount} state${m.stateCount === 1 ? '' : 's'} (${result.seconds.toFixed(2)} s)\n`);
   return ExitCode.ok;
+}
+
+/** One printer per format; the diagrams merge parallel edges and speak in the spec's terms. */
+function printController(m: MealyMachine, spec: GameSpec, format: string): string {
+  if (format === 'hoa') return controllerToHoa(m, spec.name);
+  if (format === 'dot') return toDot(buildDiagram(m, spec));
+  if (format === 'mermaid') return toMermaid(buildDiagram(m, spec));
+  return controllerToJson(m, spec.name);
+}
+
+async function synthesizeExternally(
+  spec: GameSpec,
+  args: Record<string, unknown>,
+  format: string,
+  timeoutSeconds: number,
+  emit: (text: string) => void,
+): Promise<number> {
+  const { solve, synthesizerFromArgs } = await import('../../external/index.js');
+  const { builtinBackend } = await import('../../external/builtin.js');
+  const { synthesizer, timeoutMs } = synthesizerFromArgs(args);
+  const r = await solve(spec, { synthesizer, mode: 'synthesis', builtin: builtinBackend(spec, 'synthesis', { timeoutMs: timeoutSeconds * 1000 }), timeoutMs });
+  if (r.diagnostics.length > 0) process.stderr.write(renderDiagnostics([...r.diagnostics]) + '\n');
+  const seconds = (r.timeMs / 1000).toFixed(2);
+  if (r.status === 'realizable' && r.machine) {
+    // solve() only returns external controllers that passed the independent check.
+    emit(printController(r.machine, spec, format));
+    process.stderr.write(`${spec.name}: realizable, ${r.machine.stateCount} state${r.machine.stateCount === 1 ? '' : 's'} (${seconds} s, ${r.backend})\n`);
+    return ExitCode.ok;
+  }
+  if (r.status === 'realizable') {
+    process.stderr.write(`${spec.name}: ${r.backend} answered realizable without a controller\n`);
+    return ExitCode.unknown;
+  }
+  process.stderr.write(`${spec.name}: ${r.status} (${seconds} s, ${r.backend})\n`);
+  return r.exitCode;
 }

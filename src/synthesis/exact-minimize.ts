@@ -1,0 +1,132 @@
+/**
+ * Exact minimization of extracted controllers (SAT-based, for small machines).
+ *
+ * A controller leaves outputs free (missing from a cube), so two states that never disagree on an
+ * output they both fix can merge even though they are not bisimilar: this is minimization of an
+ * incompletely specified machine. We look for the fewest classes (colours) such that every class
+ * is *compatible* (no two members fix an output differently on a shared input letter) and
+ * *closed* (members' successors on a shared letter share a class). The merged machine's runs are
+ * runs of the original with output freedom narrowed, so it satisfies whatever the original did;
+ * the caller still verifies it independently.
+ *
+ * The budget is deterministic (state and clause counts, never wall-clock time): generated modules
+ * are compared byte-for-byte by `tslc compile --check`, so the same controller must come out on
+ * every machine. MiniSat (logic-solver) is itself deterministic.
+ */
+import Logic from 'logic-solver';
+import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
+import { minimizeMealy } from './extract.js';
+
+export interface ExactBudget {
+  /** Largest (bisimulation-minimized) controller we try to shrink. */
+  readonly maxStates: number;
+  /** Largest SAT instance, in clauses. */
+  readonly maxClauses: number;
+}
+
+export const DEFAULT_EXACT_BUDGET: ExactBudget = { maxStates: 20, maxClauses: 60_000 };
+
+/** Intersection of two cubes, or undefined when they conflict. */
+function meet(a: Cube, b: Cube): Cube | undefined {
+  const out: Record<string, boolean> = { ...a };
+  for (const k in b) {
+    if (k in out && out[k] !== b[k]) return undefined;
+    out[k] = b[k];
+  }
+  return out;
+}
+
+/**
+ * The smallest machine found within the budget whose behaviour the (bisimulation-minimized)
+ * input allows; `undefined` when the budget is exceeded or nothing smaller exists.
+ */
+export function exactMinimize(machine: MealyMachine, budget: ExactBudget = DEFAULT_EXACT_BUDGET): MealyMachine | undefined {
+  const m = minimizeMealy(machine);
+  const n = m.stateCount;
+  if (n <= 1 || n > budget.maxStates) return undefined;
+  const byState: MealyTransition[][] = Array.from({ length: n }, () => []);
+  for (const t of m.transitions) byState[t.from].push(t);
+
+  // Pairwise relations: incompatible pairs, and closure obligations (s,t) ⇒ (s',t').
+  const incompatible: boolean[][] = Array.from({ length: n }, () => new Array<boolean>(n).fill(false));
+  const implied: [number, number][][][] = Array.from({ length: n }, () => Array.from({ length: n }, () => []));
+  for (let s = 0; s < n; s++)
+    for (let t = s + 1; t < n; t++)
+      for (const a of byState[s])
+        for (const b of byState[t]) {
+          if (!meet(a.input, b.input)) continue;
+          if (!meet(a.output, b.output)) incompatible[s][t] = true;
+          if (a.to !== b.to) implied[s][t].push([Math.min(a.to, b.to), Math.max(a.to, b.to)]);
+        }
+
+  // Colours 0..n-2 (n-1 colours would already beat bisimulation); state 0 (initial) gets colour 0
+  // and state i only colours ≤ i (symmetry breaking).
+  const colours = n - 1;
+  const x = (s: number, c: number) => `x${s}_${c}`;
+  const e = (s: number, t: number) => `e${s}_${t}`;
+  const clauses: string[][] = [];
+  for (let s = 0; s < n; s++) {
+    const allowed = Math.min(s + 1, colours);
+    clauses.push(Array.from({ length: allowed }, (_, c) => x(s, c)));
+    for (let c = allowed; c < colours; c++) clauses.push([`-${x(s, c)}`]);
+    for (let c = 0; c < allowed; c++) for (let d = c + 1; d < allowed; d++) clauses.push([`-${x(s, c)}`, `-${x(s, d)}`]);
+  }
+  for (let s = 0; s < n; s++)
+    for (let t = s + 1; t < n; t++) {
+      if (incompatible[s][t]) {
+        clauses.push([`-${e(s, t)}`]);
+        for (let c = 0; c < colours; c++) clauses.push([`-${x(s, c)}`, `-${x(t, c)}`]);
+        continue;
+      }
+      for (let c = 0; c < colours; c++) {
+        // e(s,t) ⇔ s and t share a colour.
+        clauses.push([`-${x(s, c)}`, `-${x(t, c)}`, e(s, t)]);
+        clauses.push([`-${e(s, t)}`, `-${x(s, c)}`, x(t, c)]);
+      }
+      for (const [u, v] of implied[s][t]) clauses.push([`-${e(s, t)}`, e(u, v)]);
+      if (clauses.length > budget.maxClauses) return undefined;
+    }
+  if (clauses.length > budget.maxClauses) return undefined;
+
+  const solver = new Logic.Solver();
+  for (const c of clauses) solver.require(Logic.or(...c));
+  // Fewest colours first: the first satisfiable bound is the minimum over partitions.
+  for (let k = 1; k < n; k++) {
+    const unused: string[] = [];
+    for (let s = 0; s < n; s++) for (let c = k; c < colours; c++) unused.push(`-${x(s, c)}`);
+    const solution = unused.length > 0 ? solver.solveAssuming(Logic.and(...unused)) : solver.solve();
+    if (!solution) continue;
+    const colour = new Int32Array(n);
+    for (const v of solution.getTrueVars()) {
+      const match = /^x(\d+)_(\d+)$/.exec(v);
+      if (match) colour[Number(match[1])] = Number(match[2]);
+    }
+    return minimizeMealy(merge(m, byState, colour, k));
+  }
+  return undefined;
+}
+
+/** The machine whose state c stands for the class of original states coloured c. */
+function merge(m: MealyMachine, byState: readonly MealyTransition[][], colour: Int32Array, k: number): MealyMachine {
+  const transitions: MealyTransition[] = [];
+  for (let c = 0; c < k; c++) {
+    const members = [...byState.keys()].filter((s) => colour[s] === c);
+    // Refine the members' input cubes into common regions; on each, outputs are compatible and
+    // successors share a colour (the SAT constraints), so their meet is a valid move for all.
+    let regions: { input: Cube; output: Cube; to: number }[] = [{ input: {}, output: {}, to: -1 }];
+    for (const s of members) {
+      const next: typeof regions = [];
+      for (const r of regions)
+        for (const t of byState[s]) {
+          const input = meet(r.input, t.input);
+          if (!input) continue;
+          const output = meet(r.output, t.output);
+          if (!output) throw new Error('exact minimization: incompatible states merged');
+          next.push({ input, output, to: colour[t.to] });
+        }
+      regions = next;
+    }
+    for (const r of regions) transitions.push({ from: c, input: r.input, output: r.output, to: r.to });
+  }
+  return { ...m, stateCount: k, initial: colour[m.initial], transitions };
+}
