@@ -3,7 +3,7 @@
  * `check.ts` delegates here when either flag asks for more than the builtin engine, so the
  * builtin path (worker isolation, output format) stays untouched. Same line format and exit codes.
  */
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import { ExitCode } from '../cli/exit-codes.js';
 import { renderDiagnostics } from '../cli/io.js';
 import { builtinBackend } from './builtin.js';
@@ -33,7 +33,16 @@ export async function runExternalCheck(
   const rows: CrossCheckRow[] = [];
   const tools = cc ? await findTools() : [];
   for (const file of files) {
-    const spec = await loadGame(file, {});
+    let spec: Awaited<ReturnType<typeof loadGame>>;
+    try {
+      spec = await loadGame(file, {});
+    } catch (err) {
+      // One bad file is reported and the others are still checked, as with the builtin engine.
+      if (!(err instanceof UserError)) throw err;
+      io.err(renderDiagnostics(err.diagnostics) + '\n');
+      codes.push(ExitCode.inputError);
+      continue;
+    }
     if (cc) {
       rows.push(await crossCheck(spec, { builtin: builtinBackend(spec, 'synthesis', { timeoutMs: builtinTimeoutMs }), tools, timeoutMs, label: file }));
       continue;
@@ -50,7 +59,8 @@ export async function runExternalCheck(
     io.out(formatCrossCheckTable(rows) + '\n');
     const problems = crossCheckDiagnostics(rows);
     if (problems.length > 0) io.err(renderDiagnostics(problems) + '\n');
-    return rows.some((r) => r.agreement === 'disagree') ? ExitCode.failure : ExitCode.ok;
+    if (rows.some((r) => r.agreement === 'disagree')) return ExitCode.failure;
+    return codes.includes(ExitCode.inputError) ? ExitCode.inputError : ExitCode.ok;
   }
   for (const code of [ExitCode.inputError, ExitCode.failure, ExitCode.unknown]) if (codes.includes(code)) return code;
   return ExitCode.ok;

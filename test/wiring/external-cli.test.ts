@@ -68,6 +68,15 @@ describe('tslc check --synthesizer / --cross-check', () => {
     expect(argsOf(dir, 'unreal')).toContain('--realizability');
   });
 
+  test('a bad file is reported and the other files are still checked (exit 2)', async () => {
+    fake('unreal2', 'UNREALIZABLE\n', 1);
+    const bad = join(dir, 'broken.tlsf');
+    writeFileSync(bad, 'INFO { TITLE: ');
+    expect(await check({ files: [bad, iff], synthesizer: 'ltlsynt' })).toBe(2);
+    expect(err.join('')).toContain('broken.tlsf');
+    expect(out.join('')).toMatch(/iff\.tlsf: unrealizable/);
+  });
+
   test('the builtin default is untouched by the wiring', async () => {
     fake('unused', 'UNREALIZABLE\n', 1);
     expect(await check({ files: [iff], synthesizer: 'builtin' })).toBe(0);

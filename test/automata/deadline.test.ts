@@ -1,0 +1,47 @@
+/**
+ * Translation deadlines: a huge tableau stops with a typed TimeoutError instead of running on,
+ * and the in-process solver turns that into `unknown (timeout)` within its time limit.
+ */
+import { describe, expect, test } from 'vitest';
+import { TimeoutError, translateLtl } from '../../src/automata/translate.js';
+import { and, ap, F, G, implies } from '../../src/ltl/formula.js';
+import { synthesize } from '../../src/synthesis/index.js';
+import { gameOf } from '../synthesis/helpers.js';
+
+// 2^n states: every subset of pending requests.
+const requests = (n: number) => and(...Array.from({ length: n }, (_, i) => G(implies(ap(`r${i}`), F(ap(`g${i}`))))));
+
+describe('translateLtl deadline', () => {
+  test('a past deadline stops a large translation with TimeoutError', () => {
+    const started = performance.now();
+    let caught: unknown;
+    try {
+      translateLtl(requests(14), { deadline: performance.now() + 30 });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(TimeoutError);
+    expect((caught as TimeoutError).reason).toBe('deadline');
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
+  test('the state cap throws a size TimeoutError; small formulas are unaffected', () => {
+    expect(() => translateLtl(requests(6), { maxStates: 10 })).toThrow(TimeoutError);
+    const small = translateLtl(requests(1), { deadline: performance.now() + 10_000, maxStates: 10 });
+    expect(small.stateCount).toBe(2);
+  });
+
+  test('synthesize honours its time limit inside the translation', () => {
+    const n = 14;
+    const spec = gameOf({
+      ins: Array.from({ length: n }, (_, i) => `r${i}`),
+      outs: Array.from({ length: n }, (_, i) => `g${i}`),
+      guarantee: [requests(n)],
+    });
+    const started = performance.now();
+    const result = synthesize(spec, { timeoutMs: 300, decompose: false, games: 'dual' });
+    expect(result.verdict).toBe('unknown');
+    if (result.verdict === 'unknown') expect(result.reason).toBe('timeout');
+    expect(performance.now() - started).toBeLessThan(4000);
+  });
+});
