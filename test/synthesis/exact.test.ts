@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import type { MealyMachine } from '../../src/game/mealy.js';
+import type { MealyMachine, MealyTransition } from '../../src/game/mealy.js';
 import { exactMinimize } from '../../src/synthesis/exact-minimize.js';
 import { minimizeMealy } from '../../src/synthesis/extract.js';
 import { synthesize } from '../../src/synthesis/index.js';
@@ -17,7 +17,7 @@ describe('exact minimization', () => {
   test('merges states that only differ where outputs are free', () => {
     // A chain of 4 states; each fixes o on a different input, leaving it free otherwise. No two
     // are bisimilar (different cubes), yet all are compatible: one state suffices.
-    const transitions = [0, 1, 2, 3].flatMap((s) => [
+    const transitions = [0, 1, 2, 3].flatMap((s): MealyTransition[] => [
       { from: s, input: { i: true }, output: s % 2 === 0 ? { o: true } : {}, to: (s + 1) % 4 },
       { from: s, input: { i: false }, output: s % 2 === 1 ? { o: false } : {}, to: (s + 1) % 4 },
     ]);
