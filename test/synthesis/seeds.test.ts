@@ -1,7 +1,6 @@
 /**
  * The seed specs of the TSL agent papers: realizable, with controllers no larger than the
- * paper's Table 1 (8, 9, 16, 17 states; ltlsynt 2.12 gives 14, 15, 21, 22). The two bigger
- * compositions take several seconds each and run with TSLC_SLOW_TESTS=1.
+ * paper's Table 1 (8, 9, 16, 17 states; ltlsynt 2.12 gives 14, 15, 21, 22).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
@@ -11,18 +10,17 @@ import { synthesize } from '../../src/synthesis/index.js';
 import { verifyController } from '../../src/verify/index.js';
 
 const load = (f: string) => loadTslGame(f, readFileSync(f, 'utf8')).game;
-const slow = !process.env.TSLC_SLOW_TESTS;
 
-const seeds: Array<[string, string[], number, boolean]> = [
-  ['adventure', ['specs/adventure.tsl'], 8, false],
-  ['adventure ∧ forest', ['specs/adventure.tsl', 'specs/forest.tsl'], 9, false],
-  ['adventure ∧ choices', ['specs/adventure.tsl', 'specs/choices.tsl'], 16, slow],
-  ['adventure ∧ choices ∧ forest', ['specs/adventure.tsl', 'specs/choices.tsl', 'specs/forest.tsl'], 17, slow],
+const seeds: Array<[string, string[], number]> = [
+  ['adventure', ['specs/adventure.tsl'], 8],
+  ['adventure ∧ forest', ['specs/adventure.tsl', 'specs/forest.tsl'], 9],
+  ['adventure ∧ choices', ['specs/adventure.tsl', 'specs/choices.tsl'], 16],
+  ['adventure ∧ choices ∧ forest', ['specs/adventure.tsl', 'specs/choices.tsl', 'specs/forest.tsl'], 17],
 ];
 
 describe('seed specs', () => {
-  for (const [name, files, paperStates, skip] of seeds) {
-    test.skipIf(skip)(`${name}: realizable with at most ${paperStates} states`, () => {
+  for (const [name, files, paperStates] of seeds) {
+    test(`${name}: realizable with at most ${paperStates} states`, () => {
       const spec = composeGames(name, files.map(load));
       const result = synthesize(spec, { timeoutMs: 120_000 });
       expect(result.verdict).toBe('realizable');
