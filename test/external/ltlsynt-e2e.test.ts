@@ -3,8 +3,9 @@
  * skips cleanly otherwise. Verdicts must match the corpus statuses for the specs ltlsynt decides
  * quickly (baselines/ltlsynt.tsv), and its controllers must pass the independent check.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { runExternal } from '../../src/external/run.js';
 import { locateTool } from '../../src/external/tools.js';
@@ -56,4 +57,33 @@ describe.skipIf(!found)('real ltlsynt', () => {
       expect(r.machine!.outputs).toEqual(spec.outputs.map((p) => p.name));
     }
   });
+
+  test('tslc compile --synthesizer ltlsynt specs/adventure.tsl writes a working module', async () => {
+    const { run: compile } = await import('../../src/cli/commands/compile.js');
+    // Inside the repo, so the module imports the runtime by a relative path.
+    const outDir = join(process.cwd(), 'test', '.e2e-ltlsynt-out');
+    mkdirSync(outDir, { recursive: true });
+    try {
+      const code = await compile({ files: [join(process.cwd(), 'specs', 'adventure.tsl')], out: outDir, synthesizer: 'ltlsynt', timeout: 60 });
+      expect(code).toBe(0);
+      const mod = (await import(pathToFileURL(join(outDir, 'adventure.ts')).href)) as Record<string, unknown>;
+      const metadata = mod.adventureMetadata as { verified: boolean; synthesizer: string };
+      expect(metadata.verified).toBe(true);
+      expect(metadata.synthesizer).toContain('ltlsynt');
+      type Create = (impl: Record<string, (s: string) => unknown>, initial: Record<string, string>) => {
+        step(inputs: Record<string, string>): Promise<unknown>;
+        readonly state: number;
+      };
+      const create = mod.createAdventure as Create;
+      const location = (where: string) => (s: string) => s.endsWith(where);
+      const agent = create(
+        { inCave: location('cave'), inMarket: location('market'), inTown: location('town'), toCave: () => 'cave', toMarket: () => 'market', toTown: () => 'town' },
+        { storyPassage: '' },
+      );
+      for (let turn = 0; turn < 12; turn++) await agent.step({ s: String(turn) });
+      expect(Number.isInteger(agent.state)).toBe(true);
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
