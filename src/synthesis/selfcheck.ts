@@ -6,6 +6,7 @@
  * game solver) so that a solver bug shows up as an internal error instead of a wrong controller.
  */
 import { translateLtl } from '../automata/translate.js';
+import type { Tgba } from '../automata/types.js';
 import type { Counterstrategy, CounterstrategyTransition } from '../game/counterstrategy.js';
 import type { MealyMachine } from '../game/mealy.js';
 import { exactlyOne, type GameSpec, specFormula } from '../game/spec.js';
@@ -22,12 +23,16 @@ export function satisfiable(f: Formula): boolean {
 }
 
 /** Returns a list of problems; empty means the machine is correct for the spec. */
+/** A conjunction of literals for a (partial) assignment. */
+function cubeFormula(c: Record<string, boolean>): Formula {
+  return and(...Object.entries(c).map(([k, v]) => (v ? ap(k) : not(ap(k)))));
+}
+
+/** Returns a list of problems; empty means the machine is correct for the spec. */
 export function checkControllerAgainst(spec: GameSpec, m: MealyMachine, formula: Formula = specFormula(spec)): string[] {
   const problems: string[] = [];
   const byState: (typeof m.transitions)[number][][] = Array.from({ length: m.stateCount }, () => []);
   for (const t of m.transitions) byState[t.from].push(t);
-  const cubeFormula = (c: Record<string, boolean>) =>
-    and(...Object.entries(c).map(([k, v]) => (v ? ap(k) : not(ap(k)))));
   for (let s = 0; s < m.stateCount; s++) {
     const covered = or(...byState[s].map((t) => cubeFormula(t.input)));
     if (satisfiable(not(covered))) problems.push(`state ${s} does not react to every input`);
@@ -40,39 +45,9 @@ export function checkControllerAgainst(spec: GameSpec, m: MealyMachine, formula:
     }
   }
   if (problems.length > 0) return [...new Set(problems)];
-  const aut = translateLtl(not(formula));
-  // Product states (machine state, automaton state); explore from initial pairs.
-  const index = new Map<string, number>();
-  const succ: number[][] = [];
-  const edgeMarks: Array<Array<{ to: number; marks: readonly number[] }>> = [];
-  const queue: Array<[number, number]> = [];
-  const idOf = (s: number, q: number) => {
-    const key = `${s},${q}`;
-    let id = index.get(key);
-    if (id === undefined) {
-      id = index.size;
-      index.set(key, id);
-      queue.push([s, q]);
-      succ.push([]);
-      edgeMarks.push([]);
-    }
-    return id;
-  };
-  for (const q of aut.initial) idOf(m.initial, q);
-  for (let h = 0; h < queue.length; h++) {
-    const [s, q] = queue[h];
-    for (const t of byState[s]) {
-      const letter = { ...t.input, ...t.output };
-      for (const e of aut.edges[q]) {
-        const g: Formula = e.guard === TRUE ? TRUE : cofactorCube(e.guard, letter);
-        if (g === FALSE || !satisfiable(g)) continue;
-        const to = idOf(t.to, e.to);
-        succ[h].push(to);
-        edgeMarks[h].push({ to, marks: e.marks });
-      }
-    }
-  }
-  if (hasAcceptingCycle(succ, edgeMarks, aut.accSets)) problems.push('some run of the controller violates the specification');
+  const guard = (edgeGuard: Formula, letter: Record<string, boolean>) => (edgeGuard === TRUE ? TRUE : cofactorCube(edgeGuard, letter));
+  if (productHasAcceptingCycle(m.initial, byState, translateLtl(not(formula)), guard))
+    problems.push('some run of the controller violates the specification');
   return problems;
 }
 
@@ -85,8 +60,6 @@ export function checkCounterstrategyAgainst(spec: GameSpec, cs: Counterstrategy,
   const problems: string[] = [];
   const byState: CounterstrategyTransition[][] = Array.from({ length: cs.stateCount }, () => []);
   for (const t of cs.transitions) byState[t.from].push(t);
-  const cubeFormula = (c: Record<string, boolean>) =>
-    and(...Object.entries(c).map(([k, v]) => (v ? ap(k) : not(ap(k)))));
   const signalRule = cs.signalsEnforced ? and(...spec.signals.map((g) => exactlyOne(g.updates))) : TRUE;
   for (let s = 0; s < cs.stateCount; s++) {
     const covered = or(...byState[s].map((t) => cubeFormula(t.output)));
@@ -95,7 +68,23 @@ export function checkCounterstrategyAgainst(spec: GameSpec, cs: Counterstrategy,
       problems.push(`state ${s} plays different inputs before seeing the outputs`);
   }
   if (problems.length > 0) return problems;
-  const aut = translateLtl(formula);
+  const guard = (edgeGuard: Formula, letter: Record<string, boolean>) => cofactorCube(and(signalRule, cofactorCube(edgeGuard, letter)), letter);
+  if (productHasAcceptingCycle(cs.initial, byState, translateLtl(formula), guard))
+    problems.push('some play of the counterstrategy satisfies φ');
+  return problems;
+}
+
+/**
+ * Explore the product of a machine (transitions labelled by input and output cubes) with an
+ * automaton, keeping an edge when `guard` of the automaton edge under the transition's letter is
+ * satisfiable, and report whether the product has an accepting cycle.
+ */
+function productHasAcceptingCycle(
+  initial: number,
+  byState: readonly (readonly { input: Record<string, boolean>; output: Record<string, boolean>; to: number }[])[],
+  aut: Tgba,
+  guard: (edgeGuard: Formula, letter: Record<string, boolean>) => Formula,
+): boolean {
   const index = new Map<string, number>();
   const succ: number[][] = [];
   const edgeMarks: Array<Array<{ to: number; marks: readonly number[] }>> = [];
@@ -112,23 +101,21 @@ export function checkCounterstrategyAgainst(spec: GameSpec, cs: Counterstrategy,
     }
     return id;
   };
-  for (const q of aut.initial) idOf(cs.initial, q);
+  for (const q of aut.initial) idOf(initial, q);
   for (let h = 0; h < queue.length; h++) {
     const [s, q] = queue[h];
     for (const t of byState[s]) {
       const letter = { ...t.input, ...t.output };
       for (const e of aut.edges[q]) {
-        const g = and(signalRule, cofactorCube(e.guard, letter));
-        const g2 = cofactorCube(g, letter);
-        if (g2 === FALSE || !satisfiable(g2)) continue;
+        const g = guard(e.guard, letter);
+        if (g === FALSE || !satisfiable(g)) continue;
         const to = idOf(t.to, e.to);
         succ[h].push(to);
         edgeMarks[h].push({ to, marks: e.marks });
       }
     }
   }
-  if (hasAcceptingCycle(succ, edgeMarks, aut.accSets)) problems.push('some play of the counterstrategy satisfies φ');
-  return problems;
+  return hasAcceptingCycle(succ, edgeMarks, aut.accSets);
 }
 
 function hasAcceptingCycle(
