@@ -188,6 +188,18 @@ function separateJudge(seed: number, judgeModel?: Model): (session: ReturnType<t
 
 const percent = (part: number, whole: number): number => (whole === 0 ? 0 : (100 * part) / whole);
 
+/** The LLM session of one game: the same seed, limits and retries for both methods. */
+function gameSession(config: EvalConfig, game: number, model: Model, cache: MemoryCache, budget: CallBudget | undefined) {
+  return createLlmSession({
+    model,
+    seed: config.seed + game,
+    cache,
+    budget,
+    timeoutMs: config.timeoutMs ?? 60_000,
+    retry: { maxAttempts: 3, baseDelayMs: 250 },
+  });
+}
+
 export async function runEvaluation(config: EvalConfig): Promise<EvalReport> {
   const started = performance.now();
   const setup = setupModel(config);
@@ -217,14 +229,7 @@ export async function runEvaluation(config: EvalConfig): Promise<EvalReport> {
     const errors: { game: number; turn: number; kind: string; message: string }[] = [];
     for (let game = 0; game < config.games; game++) {
       const { model, judge } = setup.forGame(game);
-      const session = createLlmSession({
-        model,
-        seed: config.seed + game,
-        cache,
-        budget,
-        timeoutMs: config.timeoutMs ?? 60_000,
-        retry: { maxAttempts: 3, baseDelayMs: 250 },
-      });
+      const session = gameSession(config, game, model, cache, budget);
       let result: GameResult;
       try {
         result = await playGame({
@@ -324,14 +329,7 @@ async function runBaselineTask(
   const errors: { game: number; turn: number; kind: string; message: string }[] = [];
   for (let game = 0; game < config.games; game++) {
     const { model, judge } = setup.forGame(game);
-    const session = createLlmSession({
-      model,
-      seed: config.seed + game,
-      cache,
-      budget,
-      timeoutMs: config.timeoutMs ?? 60_000,
-      retry: { maxAttempts: 3, baseDelayMs: 250 },
-    });
+    const session = gameSession(config, game, model, cache, budget);
     const result = await playBaselineGame({
       task,
       table,
