@@ -7,7 +7,7 @@
  * `translateLtlSymbolic` keeps BDD guards (for the solver and verifier); `translateLtl` converts
  * them to formulas for the shared `Tgba` contract.
  */
-import { atoms, type Formula, not } from '../ltl/formula.js';
+import { and, atoms, type Formula, not } from '../ltl/formula.js';
 import { toNnf } from '../ltl/nnf.js';
 import { toSpot } from '../ltl/print.js';
 import { simplify } from '../ltl/simplify.js';
@@ -34,6 +34,11 @@ export interface TranslateOptions {
   readonly tick?: () => void;
   /** Largest number of tableau states explored before throwing `TimeoutError('size')`. */
   readonly maxStates?: number;
+  /**
+   * Translate a top-level conjunction conjunct by conjunct and multiply the (reduced) automata
+   * (default true). `false` runs the tableau on the whole conjunction, as the first release did.
+   */
+  readonly productOfConjuncts?: boolean;
 }
 
 export interface SymbolicEdge {
@@ -94,6 +99,7 @@ export function translateLtlSymbolic(f: Formula, bdd: BddManager, options: Trans
   const root = options.simplify === false ? toNnf(f) : simplify(f);
   const poll = deadlineChecker(options.deadline, options.tick);
   const maxStates = options.maxStates ?? Infinity;
+  if (root.kind === 'and' && options.productOfConjuncts !== false) return productOfConjuncts(root.args, aps, bdd, options, poll);
   const tableau = new Tableau(bdd, poll);
 
   // Explore every reachable state.
@@ -117,6 +123,83 @@ export function translateLtlSymbolic(f: Formula, bdd: BddManager, options: Trans
     poll();
     if (states.length > maxStates) throw new TimeoutError('size');
     raw.push(tableau.successors(states[s]).map((t) => ({ to: stateOf(t.next), guard: t.guard, pending: t.pending })));
+  }
+  return postProcess(bdd, aps, states, raw, initial, options.reduce !== false, poll);
+}
+
+/**
+ * A conjunction φ₁ ∧ … ∧ φₙ as the synchronous product of the conjuncts' automata, folded left to
+ * right with a reduction after every step. Specs are conjunctions of many small `G(…)`
+ * assumptions; the tableau of the whole conjunction multiplies their expansions out state by
+ * state (seconds per hundred states), while each conjunct alone has a handful of states and the
+ * reduced partial products stay small.
+ */
+function productOfConjuncts(
+  conjuncts: readonly Formula[],
+  aps: readonly string[],
+  bdd: BddManager,
+  options: TranslateOptions,
+  poll: () => void,
+): SymbolicTgba {
+  const parts = conjuncts.map((c) => translateLtlSymbolic(c, bdd, { ...options, simplify: false }));
+  // Smaller automata first keeps the early partial products (and their reductions) cheap.
+  parts.sort((a, b) => a.stateCount - b.stateCount);
+  let acc = parts[0];
+  for (const next of parts.slice(1)) acc = multiply(acc, next, aps, bdd, options, poll);
+  return { ...acc, aps };
+}
+
+/** The reduced product of two TGBAs over one BDD manager: marks of `b` are shifted past `a`'s. */
+function multiply(
+  a: SymbolicTgba,
+  b: SymbolicTgba,
+  aps: readonly string[],
+  bdd: BddManager,
+  options: TranslateOptions,
+  poll: () => void,
+): SymbolicTgba {
+  const maxStates = options.maxStates ?? Infinity;
+  const sets = a.accSets + b.accSets;
+  // postProcess speaks of eventualities an edge postpones: here, the acceptance sets it misses.
+  const pendingMemo = new Map<string, readonly number[]>();
+  const pendingOf = (ma: readonly number[], mb: readonly number[]): readonly number[] => {
+    const key = `${ma.join(',')}|${mb.join(',')}`;
+    let hit = pendingMemo.get(key);
+    if (!hit) {
+      const marked = new Set([...ma, ...mb.map((m) => m + a.accSets)]);
+      hit = Array.from({ length: sets }, (_, i) => i).filter((i) => !marked.has(i));
+      pendingMemo.set(key, hit);
+    }
+    return hit;
+  };
+  const states: Formula[] = [];
+  const pairs: [number, number][] = [];
+  const indexOf = new Map<number, number>();
+  const stateOf = (p: number, q: number) => {
+    const key = p * b.stateCount + q;
+    let i = indexOf.get(key);
+    if (i === undefined) {
+      i = states.length;
+      indexOf.set(key, i);
+      pairs.push([p, q]);
+      states.push(and(a.stateFormulas[p], b.stateFormulas[q]));
+    }
+    return i;
+  };
+  const initial = a.initial.flatMap((p) => b.initial.map((q) => stateOf(p, q)));
+  const raw: RawEdge[][] = [];
+  for (let s = 0; s < pairs.length; s++) {
+    poll();
+    if (pairs.length > maxStates) throw new TimeoutError('size');
+    const [p, q] = pairs[s];
+    const out: RawEdge[] = [];
+    for (const ea of a.edges[p])
+      for (const eb of b.edges[q]) {
+        const guard = bdd.and(ea.guard, eb.guard);
+        if (guard === BDD_FALSE) continue;
+        out.push({ to: stateOf(ea.to, eb.to), guard, pending: pendingOf(ea.marks, eb.marks) });
+      }
+    raw.push(out);
   }
   return postProcess(bdd, aps, states, raw, initial, options.reduce !== false, poll);
 }

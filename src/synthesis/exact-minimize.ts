@@ -13,9 +13,37 @@
  * are compared byte-for-byte by `tslc compile --check`, so the same controller must come out on
  * every machine. MiniSat (logic-solver) is itself deterministic.
  */
-import Logic from 'logic-solver';
+import { createRequire } from 'node:module';
+import type LogicSolver from 'logic-solver';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
 import { minimizeMealy } from './extract.js';
+
+/**
+ * MiniSat compiled to JS takes ~140 ms to load, more than solving most corpus specs, so it is
+ * required (synchronously: synthesis is synchronous) only when a SAT instance is really built.
+ */
+let logic: typeof LogicSolver | undefined;
+function loadLogic(): typeof LogicSolver {
+  logic ??= createRequire(import.meta.url)('logic-solver') as typeof LogicSolver;
+  return logic;
+}
+
+/**
+ * A lower bound on the colours any valid partition needs: the size of a greedily built set of
+ * pairwise incompatible states (a clique of the incompatibility graph). When it equals n, the
+ * machine is already minimal and no SAT instance is needed.
+ */
+function incompatibleCliqueSize(incompatible: readonly boolean[][], n: number): number {
+  let best = 0;
+  for (let start = 0; start < n; start++) {
+    const clique = [start];
+    for (let s = 0; s < n; s++)
+      if (s !== start && clique.every((t) => incompatible[Math.min(s, t)][Math.max(s, t)])) clique.push(s);
+    best = Math.max(best, clique.length);
+    if (best === n) break;
+  }
+  return best;
+}
 
 export interface ExactBudget {
   /** Largest (bisimulation-minimized) controller we try to shrink. */
@@ -59,6 +87,8 @@ export function exactMinimize(machine: MealyMachine, budget: ExactBudget = DEFAU
           if (a.to !== b.to) implied[s][t].push([Math.min(a.to, b.to), Math.max(a.to, b.to)]);
         }
 
+  if (incompatibleCliqueSize(incompatible, n) === n) return undefined;
+
   // Colours 0..n-2 (n-1 colours would already beat bisimulation); state 0 (initial) gets colour 0
   // and state i only colours ≤ i (symmetry breaking).
   const colours = n - 1;
@@ -88,6 +118,7 @@ export function exactMinimize(machine: MealyMachine, budget: ExactBudget = DEFAU
     }
   if (clauses.length > budget.maxClauses) return undefined;
 
+  const Logic = loadLogic();
   const solver = new Logic.Solver();
   for (const c of clauses) solver.require(Logic.or(...c));
   // Fewest colours first: the first satisfiable bound is the minimum over partitions.

@@ -13,7 +13,7 @@ import { TimeoutError, translateLtl } from '../automata/translate.js';
 import type { Counterstrategy } from '../game/counterstrategy.js';
 import type { MealyMachine } from '../game/mealy.js';
 import { exactlyOne, type GameSpec, inputNames, outputNames, type SpecPart } from '../game/spec.js';
-import { and, atoms, type Formula, G, implies, isPropositional, not, TRUE } from '../ltl/formula.js';
+import { and, atoms, FALSE, type Formula, G, implies, isPropositional, not, TRUE } from '../ltl/formula.js';
 import { verifyController } from '../verify/index.js';
 import { DEFAULT_EXACT_BUDGET, exactMinimize } from './exact-minimize.js';
 import { conjuncts, ControllerTooLarge, decompose, productOfControllers } from './decompose.js';
@@ -112,7 +112,7 @@ function run(spec: GameSpec, options: SynthesisOptions, extract: boolean): Synth
       if (!declared.has(name)) throw new Error(`proposition '${name}' is neither an input nor an output`);
 
   try {
-    const outcome = solveDecomposed(spec, options, extract, budget);
+    const outcome = solveDecomposed(withoutVacuousAssumptions(spec, budget), options, extract, budget);
     if (outcome.verdict === 'unknown') return { verdict: 'unknown', reason: outcome.reason, seconds: seconds() };
     if (!extract) return { verdict: outcome.verdict, seconds: seconds(), stats: outcome.stats };
     if (outcome.verdict === 'unrealizable')
@@ -149,6 +149,27 @@ function minimizeController(spec: GameSpec, raw: MealyMachine, mode: SynthesisOp
   const exact = exactMinimize(bisim, budget);
   if (!exact || exact.stateCount >= bisim.stateCount) return bisim;
   return verifyController(spec, exact).ok ? exact : bisim;
+}
+
+/**
+ * When the assumptions (with INITIALLY) contradict each other, every guarantee holds vacuously
+ * and only the parts outside `A → G` remain. Games built from subsets of the assumptions (the
+ * relevant ones per guarantee, the decomposed parts) cannot see the contradiction, so it is
+ * checked once up front: one product automaton of all assumptions, within a slice of the budget.
+ * The independent check still runs against the original spec.
+ */
+function withoutVacuousAssumptions(spec: GameSpec, budget: Budget): GameSpec {
+  if (spec.assumptions.length === 0) return spec;
+  const slice = Math.min(budget.deadline, performance.now() + Math.max(100, (budget.deadline - performance.now()) / 10));
+  try {
+    const automaton = translateLtl(and(conj(spec.initially), conj(spec.assumptions)), { deadline: slice, tick: budget.tick });
+    if (ucwFromTgba(automaton).stateCount > 0) return spec;
+  } catch (err) {
+    if (err instanceof TimeoutError && performance.now() < budget.deadline) return spec;
+    throw err;
+  }
+  budget.progress('the assumptions contradict each other: every guarantee holds vacuously');
+  return { ...spec, assumptions: [{ ...spec.assumptions[0], formula: FALSE }] };
 }
 
 /**
@@ -269,7 +290,8 @@ function relevantAssumptions(g: Formula, assumptions: readonly Formula[]): Formu
     assumptions.forEach((a, i) => {
       if (chosen.has(i)) return;
       const names = atoms(a);
-      if (![...names].some((n) => reached.has(n))) return;
+      // A constant assumption (FALSE after a vacuity check) concerns every guarantee.
+      if (names.size > 0 && ![...names].some((n) => reached.has(n))) return;
       chosen.add(i);
       for (const n of names) reached.add(n);
       grew = true;

@@ -74,3 +74,32 @@ describe('translateConjunctsOfNegation', () => {
     }
   });
 });
+
+describe('conjunctions translated as products of their conjuncts', () => {
+  it('accept exactly the lassos satisfying every conjunct, and agree with the whole-formula tableau', () => {
+    const rand = prng(9090);
+    let products = 0;
+    for (let k = 0; k < 200; k++) {
+      // Conjunctions like specs' assumption lists: several G/F-shaped parts with their own acceptance.
+      const parts = [
+        G(randomFormula(rand, NAMES, 2)),
+        G(F(randomFormula(rand, NAMES, 1))),
+        randomFormula(rand, NAMES, 2 + (k % 3)),
+        ...(k % 2 === 0 ? [F(G(randomFormula(rand, NAMES, 1)))] : []),
+      ];
+      const f = and(...parts);
+      if (f.kind === 'and') products++;
+      const product = translateLtl(f);
+      const tableau = translateLtl(f, { productOfConjuncts: false });
+      for (let j = 0; j < 16; j++) {
+        const w = randomLasso(rand, NAMES);
+        const expected = evaluateOnLasso(f, w);
+        if (tgbaAcceptsLasso(product, w) !== expected)
+          throw new Error(`product of ${toSpot(f)} ${expected ? 'rejects' : 'accepts'} ${showLasso(w)}`);
+        expect(tgbaAcceptsLasso(tableau, w)).toBe(expected);
+      }
+    }
+    // Most formulas must really reach the product construction for the test to mean anything.
+    expect(products).toBeGreaterThan(150);
+  });
+});
