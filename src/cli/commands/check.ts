@@ -7,6 +7,9 @@
  * `--compose` also checks the conjunction of all files. `--synthesizer`/`--cross-check` hand over
  * to src/external. Explanations and external tools are imported only when used, so a plain
  * `tslc check` on realizable specs loads neither.
+ *
+ * All specs of one run share one worker thread (src/synthesis/isolated.ts), started before
+ * anything else so that its loading of the solver overlaps this thread's work.
  */
 import { UserError } from '../../diagnostics/diagnostic.js';
 import { ExitCode } from '../exit-codes.js';
@@ -15,14 +18,13 @@ import { diagnosticsToJson, registerSource, renderDiagnostics, useColor } from '
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { UnrealizableExplanation } from '../../explain/explain.js';
 import type { GameSpec } from '../../game/spec.js';
-import { canIsolate, type IsolatedRequest, type IsolatedResult, runInProcess, runIsolated } from '../../synthesis/isolated.js';
+import { canIsolate, IsolatedChecker, type IsolatedRequest, type IsolatedResult, runInProcess } from '../../synthesis/isolated.js';
 
 const list = (v: unknown): string[] =>
   (Array.isArray(v) ? v : v === undefined ? [] : [v]).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
 
 export async function run(args: Record<string, unknown>): Promise<number> {
   const files = list(args.files);
-  const json = Boolean(args.json);
   const timeoutSeconds = Number(args.timeout ?? 60);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
     throw new UserError({ severity: 'error', message: `--timeout expects a positive number of seconds`, code: 'usage' });
@@ -33,6 +35,18 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     const external = await import('../../external/check-cli.js');
     return external.runExternalCheck(files, args);
   }
+  const formula = args.ltl !== undefined ? [{ ltl: { formula: String(args.ltl), ins: list(args.ins), outs: list(args.outs) } }] : [];
+  const upcoming = [...formula, ...files.map((file) => ({ file }))];
+  const checker = canIsolate() ? new IsolatedChecker().warm(upcoming) : undefined;
+  try {
+    return await checkBuiltin(args, files, timeoutSeconds, checker);
+  } finally {
+    await checker?.close();
+  }
+}
+
+async function checkBuiltin(args: Record<string, unknown>, files: string[], timeoutSeconds: number, checker: IsolatedChecker | undefined): Promise<number> {
+  const json = Boolean(args.json);
   // The registry's default (true) turns explanations on for the CLI; in-process callers that pass
   // no `explain` keep the one-line-per-spec output they were written against.
   const explain = args.explain === true;
@@ -74,7 +88,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   };
   for (const [i, { label, request }] of requests.entries()) {
     if (progress) process.stderr.write(`[${i + 1}/${requests.length}] ${label}\n`);
-    const result: IsolatedResult = canIsolate() ? await runIsolated(request) : await runInProcess(request);
+    const result: IsolatedResult = checker ? await checker.check(request) : await runInProcess(request);
     if (result.verdict === 'error') {
       if (result.userError) {
         sawInputError = true;
@@ -94,6 +108,8 @@ export async function run(args: Record<string, unknown>): Promise<number> {
       result.verdict === 'unrealizable' && explain ? await explainSafely(label, () => specOf(request), timeoutSeconds * 1000) : undefined;
     report(label, result, explanation);
   }
+  // The worker's part is done: free its core for the composed check.
+  await checker?.close();
   if (args.compose && files.length > 1) {
     // The composed spec has no file of its own, so it is solved in-process (no worker isolation).
     const label = files.join(' + ');

@@ -1,0 +1,102 @@
+/**
+ * IsolatedChecker (src/synthesis/isolated.ts): one worker thread answers a batch of requests in
+ * turn, a request that passes its hard limit costs its worker (a fresh one serves the next), and
+ * `runIsolated` still answers single requests. Workers run compiled code, so this uses dist/
+ * (`npm test` builds first) and skips without it.
+ */
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+type Isolated = typeof import('../../src/synthesis/isolated.js');
+
+const root = join(import.meta.dirname, '../..');
+const compiled = join(root, 'dist/src/synthesis/isolated.js');
+const built = existsSync(compiled);
+const dir = mkdtempSync(join(tmpdir(), 'tslc-isolated-'));
+
+const tlsf = (name: string, guarantee: string) => {
+  const path = join(dir, name);
+  writeFileSync(
+    path,
+    `INFO { TITLE: "${name}" DESCRIPTION: "test" SEMANTICS: Mealy TARGET: Mealy }\nMAIN {\n  INPUTS { r; }\n  OUTPUTS { g; }\n  GUARANTEE { ${guarantee}; }\n}\n`,
+  );
+  return path;
+};
+
+describe.skipIf(!built)('IsolatedChecker', () => {
+  let isolated: Isolated;
+  let good: string;
+  let bad: string;
+  let broken: string;
+  beforeAll(async () => {
+    isolated = (await import(pathToFileURL(compiled).href)) as Isolated;
+    good = tlsf('good.tlsf', 'G (r -> F g)');
+    bad = tlsf('bad.tlsf', 'G (g <-> X r)');
+    broken = join(dir, 'broken.tlsf');
+    writeFileSync(broken, 'INFO { TITLE: "x" DESCRIPTION: "x" SEMANTICS: Mealy TARGET: Mealy }\nMAIN { INPUTS { r; } OUTPUTS { g; } GUARANTEE { G (r -> ; } }\n');
+  });
+  const checkers: Array<{ close(): Promise<void> }> = [];
+  afterAll(async () => {
+    for (const c of checkers) await c.close();
+  });
+
+  it('answers a batch in one worker, in order, with the right verdicts', async () => {
+    const checker = new isolated.IsolatedChecker().warm([{ file: good }, { ltl: { formula: '', ins: [], outs: [] } }]);
+    checkers.push(checker);
+    const requests = [
+      { file: good, timeoutMs: 20_000, synthesize: true },
+      { file: bad, timeoutMs: 20_000, synthesize: false },
+      { file: broken, timeoutMs: 20_000, synthesize: true },
+      { ltl: { formula: 'G (r -> X g)', ins: ['r'], outs: ['g'] }, timeoutMs: 20_000, synthesize: true },
+    ];
+    // Queued all at once: the checker serializes them.
+    const results = await Promise.all(requests.map((r) => checker.check(r)));
+    expect(results.map((r) => r.verdict)).toEqual(['realizable', 'unrealizable', 'error', 'realizable']);
+    expect(results[0]).toMatchObject({ states: 1 });
+    const error = results[2];
+    expect(error.verdict === 'error' && Array.isArray(error.userError)).toBe(true);
+    expect(checker.workersStarted).toBe(1);
+  });
+
+  it('replaces a worker whose request passed its hard limit, and the next request is answered', async () => {
+    // No grace and a 1 ms limit: the timer fires long before a new worker has even booted.
+    const checker = new isolated.IsolatedChecker({ graceMs: 0 });
+    checkers.push(checker);
+    const late = await checker.check({ file: good, timeoutMs: 1, synthesize: true });
+    expect(late).toMatchObject({ verdict: 'unknown', reason: 'timeout' });
+    const next = await checker.check({ file: bad, timeoutMs: 20_000, synthesize: true });
+    expect(next.verdict).toBe('unrealizable');
+    expect(checker.workersStarted).toBe(2);
+  });
+
+  it('replaces a worker whose heap passed the recycling threshold, after its answer', async () => {
+    const checker = new isolated.IsolatedChecker({ recycleHeapMb: 0 });
+    checkers.push(checker);
+    expect((await checker.check({ file: good, timeoutMs: 20_000, synthesize: true })).verdict).toBe('realizable');
+    expect((await checker.check({ file: good, timeoutMs: 20_000, synthesize: true })).verdict).toBe('realizable');
+    expect(checker.workersStarted).toBe(2);
+  });
+
+  it('after close, a new request starts a new worker', async () => {
+    const checker = new isolated.IsolatedChecker();
+    checkers.push(checker);
+    await checker.check({ file: good, timeoutMs: 20_000, synthesize: false });
+    await checker.close();
+    expect((await checker.check({ file: bad, timeoutMs: 20_000, synthesize: false })).verdict).toBe('unrealizable');
+    expect(checker.workersStarted).toBe(2);
+  });
+
+  it('runIsolated answers one request', async () => {
+    expect(await isolated.runIsolated({ file: bad, timeoutMs: 20_000, synthesize: false })).toMatchObject({ verdict: 'unrealizable' });
+  });
+
+  it('frontEndOf names the front end a warming worker should load', () => {
+    expect(isolated.frontEndOf({ file: 'a/b.TSL' })).toBe('tsl');
+    expect(isolated.frontEndOf({ file: 'x.tlsf' })).toBe('tlsf');
+    expect(isolated.frontEndOf({ ltl: { formula: 'a', ins: [], outs: [] } })).toBe('ltl');
+    expect(isolated.frontEndOf({ file: 'x.txt' })).toBeUndefined();
+  });
+});
