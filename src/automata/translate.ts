@@ -7,7 +7,7 @@
  * `translateLtlSymbolic` keeps BDD guards (for the solver and verifier); `translateLtl` converts
  * them to formulas for the shared `Tgba` contract.
  */
-import { and, atoms, type Formula, not } from '../ltl/formula.js';
+import { and, atoms, type Formula, G, not } from '../ltl/formula.js';
 import { toNnf } from '../ltl/nnf.js';
 import { toSpot } from '../ltl/print.js';
 import { simplify } from '../ltl/simplify.js';
@@ -99,7 +99,8 @@ export function translateLtlSymbolic(f: Formula, bdd: BddManager, options: Trans
   const root = options.simplify === false ? toNnf(f) : simplify(f);
   const poll = deadlineChecker(options.deadline, options.tick);
   const maxStates = options.maxStates ?? Infinity;
-  if (root.kind === 'and' && options.productOfConjuncts !== false) return productOfConjuncts(root.args, aps, bdd, options, poll);
+  const conjuncts = options.productOfConjuncts === false ? [root] : topConjuncts(root);
+  if (conjuncts.length > 1) return productOfConjuncts(conjuncts, aps, bdd, options, poll);
   const tableau = new Tableau(bdd, poll);
 
   // Explore every reachable state.
@@ -128,6 +129,16 @@ export function translateLtlSymbolic(f: Formula, bdd: BddManager, options: Trans
 }
 
 /**
+ * Top-level conjuncts, with `G(a ∧ b)` read as `G a ∧ G b`: simplification gathers invariants
+ * into one `G` of a big conjunction, whose tableau is as costly as the whole conjunction's.
+ */
+function topConjuncts(f: Formula): Formula[] {
+  if (f.kind === 'and') return f.args.flatMap(topConjuncts);
+  if (f.kind === 'G' && f.arg.kind === 'and') return f.arg.args.flatMap((a) => topConjuncts(G(a)));
+  return [f];
+}
+
+/**
  * A conjunction φ₁ ∧ … ∧ φₙ as the synchronous product of the conjuncts' automata, folded left to
  * right with a reduction after every step. Specs are conjunctions of many small `G(…)`
  * assumptions; the tableau of the whole conjunction multiplies their expansions out state by
@@ -141,11 +152,14 @@ function productOfConjuncts(
   options: TranslateOptions,
   poll: () => void,
 ): SymbolicTgba {
-  const parts = conjuncts.map((c) => translateLtlSymbolic(c, bdd, { ...options, simplify: false }));
+  // Each conjunct goes through the same front door (simplify, or NNF when simplification is off).
+  const parts = conjuncts.map((c) => translateLtlSymbolic(c, bdd, options));
   // Smaller automata first keeps the early partial products (and their reductions) cheap.
   parts.sort((a, b) => a.stateCount - b.stateCount);
   let acc = parts[0];
-  for (const next of parts.slice(1)) acc = multiply(acc, next, aps, bdd, options, poll);
+  // Intermediate products get the cheap bisimulation quotient only; the direct-simulation
+  // reduction (quadratic in states and edges, BDD work per pair) runs once, on the last.
+  parts.slice(1).forEach((next, i) => (acc = multiply(acc, next, aps, bdd, options, poll, i === parts.length - 2)));
   return { ...acc, aps };
 }
 
@@ -157,6 +171,7 @@ function multiply(
   bdd: BddManager,
   options: TranslateOptions,
   poll: () => void,
+  last: boolean,
 ): SymbolicTgba {
   const maxStates = options.maxStates ?? Infinity;
   const sets = a.accSets + b.accSets;
@@ -201,7 +216,7 @@ function multiply(
       }
     raw.push(out);
   }
-  return postProcess(bdd, aps, states, raw, initial, options.reduce !== false, poll);
+  return postProcess(bdd, aps, states, raw, initial, options.reduce !== false, poll, last);
 }
 
 function postProcess(
@@ -212,6 +227,7 @@ function postProcess(
   initial: readonly number[],
   reduce: boolean,
   poll: () => void,
+  simulation = true,
 ): SymbolicTgba {
   const n = states.length;
   const { comp, count } = stronglyConnectedComponents(n, initial, (s) => raw[s].map((e) => e.to));
@@ -264,10 +280,12 @@ function postProcess(
   if (reduce) {
     ({ edges, stateFormulas, init } = bisimulationQuotient(bdd, edges, stateFormulas, init, poll));
     poll();
-    const reduced = reduceBySimulation(bdd, { edges, initial: init, labels: stateFormulas });
-    init = [...reduced.initial];
-    stateFormulas = [...reduced.labels];
-    edges = reduced.edges.map((es) => [...es]);
+    if (simulation) {
+      const reduced = reduceBySimulation(bdd, { edges, initial: init, labels: stateFormulas });
+      init = [...reduced.initial];
+      stateFormulas = [...reduced.labels];
+      edges = reduced.edges.map((es) => [...es]);
+    }
   }
   edges = edges.map((es) => mergeEdges(bdd, es, (t) => t));
   return { bdd, aps, stateCount: edges.length, initial: init, accSets, edges, stateFormulas };

@@ -23,6 +23,12 @@ export type Formula =
 interface Base {
   /** Unique per structurally distinct formula; stable for the lifetime of the process. */
   readonly id: number;
+  /**
+   * A structural hash (53 bits) that, unlike `id`, does not depend on which formulas the process
+   * built before. Operands of ∧/∨/↔ are ordered by it, so the same spec gives the same automata
+   * and controllers whether it is solved first or after others (batch mode, a reused worker).
+   */
+  readonly rank: number;
 }
 export interface Const extends Base {
   readonly kind: 'true' | 'false';
@@ -55,26 +61,51 @@ export interface Unary extends Base {
 const table = new Map<string, Formula>();
 let nextId = 0;
 
-function intern<T extends Formula>(key: string, make: (id: number) => T): T {
+function intern<T extends Formula>(key: string, rank: () => number, make: (id: number, rank: number) => T): T {
   const found = table.get(key);
   if (found) return found as T;
-  const made = make(nextId++);
+  const made = make(nextId++, rank());
   table.set(key, made);
   return made;
 }
 
-export const TRUE: Const = intern('t', (id) => ({ id, kind: 'true' }));
-export const FALSE: Const = intern('f', (id) => ({ id, kind: 'false' }));
+const TWO_21 = 2 ** 21;
+/** Two 32-bit lanes of a string hash folded with the operands' ranks, packed into 53 bits. */
+function structuralRank(tag: string, operands: readonly number[]): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < tag.length; i++) {
+    const c = tag.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+  }
+  for (const r of operands) {
+    const hi = Math.floor(r / TWO_21);
+    const lo = r % TWO_21;
+    a = Math.imul(a ^ hi, 0x85ebca6b) ^ (a >>> 13);
+    a = Math.imul(a ^ lo, 0xc2b2ae35) ^ (a >>> 16);
+    b = Math.imul(b ^ lo, 0x27d4eb2f) ^ (b >>> 15);
+    b = Math.imul(b ^ hi, 0x165667b1) ^ (b >>> 13);
+  }
+  return (a >>> 0) * TWO_21 + ((b >>> 0) >>> 11);
+}
+/** The canonical operand order: by structure; ids only break (astronomically rare) hash ties. */
+function byRank(x: Formula, y: Formula): number {
+  return x.rank - y.rank || x.id - y.id;
+}
+
+export const TRUE: Const = intern('t', () => structuralRank('t', []), (id, rank) => ({ id, rank, kind: 'true' }));
+export const FALSE: Const = intern('f', () => structuralRank('f', []), (id, rank) => ({ id, rank, kind: 'false' }));
 
 export function ap(name: string): Atom {
-  return intern(`a${name}`, (id) => ({ id, kind: 'ap', name }));
+  return intern(`a${name}`, () => structuralRank(`a${name}`, []), (id, rank) => ({ id, rank, kind: 'ap', name }));
 }
 
 export function not(arg: Formula): Formula {
   if (arg === TRUE) return FALSE;
   if (arg === FALSE) return TRUE;
   if (arg.kind === 'not') return arg.arg;
-  return intern(`!${arg.id}`, (id) => ({ id, kind: 'not', arg }));
+  return intern(`!${arg.id}`, () => structuralRank('!', [arg.rank]), (id, rank) => ({ id, rank, kind: 'not', arg }));
 }
 
 function nary(kind: 'and' | 'or', operands: readonly Formula[]): Formula {
@@ -96,10 +127,14 @@ function nary(kind: 'and' | 'or', operands: readonly Formula[]): Formula {
   for (const f of seen.values()) {
     if (f.kind === 'not' && seen.has(f.arg.id)) return zero;
   }
-  const args = [...seen.values()].sort((a, b) => a.id - b.id);
+  const args = [...seen.values()].sort(byRank);
   if (args.length === 0) return unit;
   if (args.length === 1) return args[0];
-  return intern(`${kind}${args.map((a) => a.id).join(',')}`, (id) => ({ id, kind, args }));
+  return intern(
+    `${kind}${args.map((a) => a.id).join(',')}`,
+    () => structuralRank(kind, args.map((a) => a.rank)),
+    (id, rank) => ({ id, rank, kind, args }),
+  );
 }
 
 export function and(...operands: readonly Formula[]): Formula {
@@ -110,7 +145,7 @@ export function or(...operands: readonly Formula[]): Formula {
 }
 
 function binary(kind: BinaryKind, left: Formula, right: Formula): Binary {
-  return intern(`${kind}${left.id},${right.id}`, (id) => ({ id, kind, left, right }));
+  return intern(`${kind}${left.id},${right.id}`, () => structuralRank(kind, [left.rank, right.rank]), (id, rank) => ({ id, rank, kind, left, right }));
 }
 
 export function implies(left: Formula, right: Formula): Formula {
@@ -126,7 +161,7 @@ export function iff(left: Formula, right: Formula): Formula {
   if (right === TRUE) return left;
   if (left === FALSE) return not(right);
   if (right === FALSE) return not(left);
-  return left.id < right.id ? binary('iff', left, right) : binary('iff', right, left);
+  return byRank(left, right) < 0 ? binary('iff', left, right) : binary('iff', right, left);
 }
 export function xor(left: Formula, right: Formula): Formula {
   return not(iff(left, right));
@@ -134,17 +169,17 @@ export function xor(left: Formula, right: Formula): Formula {
 
 export function X(arg: Formula): Formula {
   if (arg === TRUE || arg === FALSE) return arg;
-  return intern(`X${arg.id}`, (id) => ({ id, kind: 'X', arg }));
+  return intern(`X${arg.id}`, () => structuralRank('X', [arg.rank]), (id, rank) => ({ id, rank, kind: 'X', arg }));
 }
 export function F(arg: Formula): Formula {
   if (arg === TRUE || arg === FALSE) return arg;
   if (arg.kind === 'F') return arg;
-  return intern(`F${arg.id}`, (id) => ({ id, kind: 'F', arg }));
+  return intern(`F${arg.id}`, () => structuralRank('F', [arg.rank]), (id, rank) => ({ id, rank, kind: 'F', arg }));
 }
 export function G(arg: Formula): Formula {
   if (arg === TRUE || arg === FALSE) return arg;
   if (arg.kind === 'G') return arg;
-  return intern(`G${arg.id}`, (id) => ({ id, kind: 'G', arg }));
+  return intern(`G${arg.id}`, () => structuralRank('G', [arg.rank]), (id, rank) => ({ id, rank, kind: 'G', arg }));
 }
 /** Strong until: right eventually holds, left holds until then. */
 export function U(left: Formula, right: Formula): Formula {

@@ -112,7 +112,7 @@ function run(spec: GameSpec, options: SynthesisOptions, extract: boolean): Synth
       if (!declared.has(name)) throw new Error(`proposition '${name}' is neither an input nor an output`);
 
   try {
-    const outcome = solveDecomposed(withoutVacuousAssumptions(spec, budget), options, extract, budget);
+    const outcome = solveDecomposed(withoutVacuousAssumptions(withImplicationLifted(spec), budget), options, extract, budget);
     if (outcome.verdict === 'unknown') return { verdict: 'unknown', reason: outcome.reason, seconds: seconds() };
     if (!extract) return { verdict: outcome.verdict, seconds: seconds(), stats: outcome.stats };
     if (outcome.verdict === 'unrealizable')
@@ -152,6 +152,28 @@ function minimizeController(spec: GameSpec, raw: MealyMachine, mode: SynthesisOp
 }
 
 /**
+ * Many TLSF files (all of the TSL paper's benchmarks) have no ASSUME block and one guarantee
+ * `M ∧ (A → G)`. That is exactly PRESET M, ASSUME A, GUARANTEE G; in that form each guarantee
+ * conjunct is solved with only the assumptions relevant to it, instead of one automaton for the
+ * whole implication.
+ */
+function withImplicationLifted(spec: GameSpec): GameSpec {
+  if (spec.assumptions.length > 0) return spec;
+  const parts = spec.guarantees.flatMap((p) => conjuncts(p.formula).map((formula) => ({ ...p, formula })));
+  const implications = parts.filter((p) => p.formula.kind === 'implies');
+  if (implications.length !== 1) return spec;
+  const lifted = implications[0];
+  if (lifted.formula.kind !== 'implies') return spec;
+  const { left, right } = lifted.formula;
+  return {
+    ...spec,
+    preset: [...spec.preset, ...parts.filter((p) => p !== lifted)],
+    assumptions: conjuncts(left).map((formula) => ({ ...lifted, formula })),
+    guarantees: conjuncts(right).map((formula) => ({ ...lifted, formula })),
+  };
+}
+
+/**
  * When the assumptions (with INITIALLY) contradict each other, every guarantee holds vacuously
  * and only the parts outside `A → G` remain. Games built from subsets of the assumptions (the
  * relevant ones per guarantee, the decomposed parts) cannot see the contradiction, so it is
@@ -160,7 +182,9 @@ function minimizeController(spec: GameSpec, raw: MealyMachine, mode: SynthesisOp
  */
 function withoutVacuousAssumptions(spec: GameSpec, budget: Budget): GameSpec {
   if (spec.assumptions.length === 0) return spec;
-  const slice = Math.min(budget.deadline, performance.now() + Math.max(100, (budget.deadline - performance.now()) / 10));
+  // Satisfiable assumptions with many `X` obligations have exponential automata, so the check
+  // gets a small slice: contradictions show up early in the product (Felix*: 10 ms).
+  const slice = Math.min(budget.deadline, performance.now() + Math.max(50, Math.min(1000, (budget.deadline - performance.now()) / 20)));
   try {
     const automaton = translateLtl(and(conj(spec.initially), conj(spec.assumptions)), { deadline: slice, tick: budget.tick });
     if (ucwFromTgba(automaton).stateCount > 0) return spec;
@@ -304,7 +328,7 @@ function relevantAssumptions(g: Formula, assumptions: readonly Formula[]): Formu
 function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, budget: Budget): GameOutcome {
   const { tick, progress } = budget;
   // Translations poll the same budget, so a huge tableau cannot outlive the time limit.
-  const translate = (f: Formula) => translateLtl(f, { deadline: budget.deadline, tick });
+  const translate = (f: Formula, deadline = budget.deadline) => translateLtl(f, { deadline, tick });
   const maxK = Math.min(options.maxK ?? 40, 120);
   const nodeCap = options.nodeCap ?? 400_000;
   const mealy = spec.semantics === 'mealy';
@@ -356,33 +380,48 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
 
   const envMover = mover(inputDims, true);
   const sysMover = mover(outputDims, true);
-  const primalTable = (parts: readonly Formula[], label: string): MoveTable => {
-    const automaton = union(parts.map((p) => ucwFromTgba(translate(not(p)))));
+  const primalTable = (parts: readonly Formula[], label: string, deadline: number): MoveTable => {
+    const automaton = union(parts.map((p) => ucwFromTgba(translate(not(p), deadline))));
     progress(`automaton for ¬φ (${label}): ${automaton.stateCount} states`);
     return mealy
       ? new MoveTable(automaton, envMover, sysMover, true, envFilter)
       : new MoveTable(automaton, sysMover, envMover, false);
   };
-  let primal = primalTable(relevantParts, sameParts ? 'all assumptions' : 'relevant assumptions');
-  let primalComplete = sameParts;
-
-  let dual: MoveTable | undefined;
-  const dualTable = (): MoveTable => {
-    if (dual) return dual;
+  const dualTable = (deadline: number): MoveTable => {
     // NBA(φ) as a union over φ's top-level disjuncts, e.g. ¬a₁ ∨ … ∨ ¬aₙ ∨ G.
-    const dualUcw = union(disjuncts(dualFormula).map((p) => ucwFromTgba(translate(p))));
+    const dualUcw = union(disjuncts(dualFormula).map((p) => ucwFromTgba(translate(p, deadline))));
     progress(`automaton for φ: ${dualUcw.stateCount} states`);
     const adversary = mover(dualRestricted ? outputDims : freeOutputDims, false);
-    dual = mealy
+    return mealy
       ? new MoveTable(dualUcw, envMover, adversary, false, envFilter)
       : new MoveTable(dualUcw, adversary, envMover, true);
-    return dual;
+  };
+  // While the other side may still answer, an automaton gets a third of the remaining time: one
+  // exponential translation (many `X` obligations under all assumptions) must not starve the
+  // other game. `undefined` = the slice ran out; the global deadline still throws.
+  const sliced = (build: (deadline: number) => MoveTable, final: boolean): MoveTable | undefined => {
+    const now = performance.now();
+    const deadline = final ? budget.deadline : Math.min(budget.deadline, now + Math.max(200, (budget.deadline - now) / 3));
+    try {
+      return build(deadline);
+    } catch (err) {
+      if (!final && err instanceof TimeoutError && performance.now() < budget.deadline) return undefined;
+      throw err;
+    }
   };
 
   // The two games are interleaved by time spent, each with its own bound: whichever side is
   // cheaper gets to raise its K next, so a quick refutation is not held up by a costly primal.
   const usePrimal = options.games !== 'dual';
   const useDual = options.games !== 'primal';
+  let primal: MoveTable | undefined;
+  let primalComplete = sameParts;
+  let dual: MoveTable | undefined;
+  // A side is blocked when its automaton did not fit its slice; it gets the rest of the budget
+  // once nothing else is left. `fullBlocked`: the all-assumptions automaton did not fit.
+  let primalBlocked = false;
+  let fullBlocked = false;
+  let dualBlocked = false;
   let primalStuck = !usePrimal;
   let dualStuck = !useDual;
   let Kp = 0;
@@ -390,15 +429,37 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
   let spentPrimal = 0;
   let spentDual = 0;
   for (;;) {
-    const primalOpen = usePrimal && (!primalStuck || !primalComplete) && Kp <= maxK;
+    const primalOpen = usePrimal && (!primalStuck || (!primalComplete && !fullBlocked)) && Kp <= maxK;
     const dualOpen = !dualStuck && Kd <= maxK;
-    if (!primalOpen && !dualOpen) break;
+    const primalReady = primalOpen && !primalBlocked;
+    const dualReady = dualOpen && !dualBlocked;
+    let side: 'primal' | 'dual';
+    if (primalReady && (!dualReady || spentPrimal <= spentDual)) side = 'primal';
+    else if (dualReady) side = 'dual';
+    else if (primalOpen) side = 'primal';
+    else if (dualOpen) side = 'dual';
+    else break;
+    // Final: no other side could still answer, so this one may use all the remaining time.
+    const final = side === 'primal' ? !dualOpen || (dualBlocked && primalBlocked) : !primalOpen;
     const began = performance.now();
-    if (primalOpen && (!dualOpen || spentPrimal <= spentDual)) {
-      if (!primalComplete && (Kp >= 2 || primalStuck)) {
-        primal = primalTable(fullParts, 'all assumptions');
-        primalComplete = true;
-        primalStuck = false;
+    if (side === 'primal') {
+      const switchToFull = primal !== undefined && !primalComplete && !fullBlocked && (Kp >= 2 || primalStuck);
+      if (primal === undefined || switchToFull) {
+        const label = switchToFull || sameParts ? 'all assumptions' : 'relevant assumptions';
+        const built = sliced((deadline) => primalTable(switchToFull ? fullParts : relevantParts, label, deadline), final);
+        spentPrimal += performance.now() - began;
+        if (!built) {
+          progress(`automaton for ¬φ (${label}) did not fit its time slice`);
+          if (switchToFull) fullBlocked = true;
+          else primalBlocked = true;
+          continue;
+        }
+        primal = built;
+        primalBlocked = false;
+        if (switchToFull) {
+          primalComplete = true;
+          primalStuck = false;
+        }
       }
       const K = Kp;
       const game = solveBounded(primal, K, nodeCap, tick);
@@ -414,15 +475,25 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
       Kp = K_SCHEDULE(Kp);
       spentPrimal += performance.now() - began;
     } else {
+      if (dual === undefined) {
+        const built = sliced(dualTable, final);
+        spentDual += performance.now() - began;
+        if (!built) {
+          progress('automaton for φ did not fit its time slice');
+          dualBlocked = true;
+          continue;
+        }
+        dual = built;
+        dualBlocked = false;
+      }
       const K = Kd;
-      const table = dualTable();
-      const game = solveBounded(table, K, nodeCap, tick);
+      const game = solveBounded(dual, K, nodeCap, tick);
       progress(`dual K=${K}: ${game.status} (${game.nodeCount} positions)`);
       if (game.status === 'win') {
         const stats = {
           K,
-          automatonStates: primal.ucw.stateCount,
-          dualAutomatonStates: table.ucw.stateCount,
+          automatonStates: primal?.ucw.stateCount ?? 0,
+          dualAutomatonStates: dual.ucw.stateCount,
           gamePositions: game.nodeCount,
         };
         if (!extract) return { verdict: 'unrealizable', stats };
@@ -435,8 +506,8 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
       Kd = K_SCHEDULE(Kd);
       spentDual += performance.now() - began;
     }
-    if (primalStuck && primalComplete && dualStuck) return { verdict: 'unknown', reason: 'game too large' };
   }
+  if (primalStuck || dualStuck) return { verdict: 'unknown', reason: 'game too large' };
   return { verdict: 'unknown', reason: `no decision up to bound K=${maxK}` };
 
   function realizable(game: SolvedGame): GameOutcome {

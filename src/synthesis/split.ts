@@ -138,58 +138,80 @@ export function splitGuards(
 ): SplitPart[] {
   const parts: SplitPart[] = [];
   const { dims } = mover;
-  const rec = (gs: readonly Node[], cube: Record<string, boolean>, merged: Cube[][]): void => {
+  // One working vector, changed and restored around each branch (backtracking), and the indices
+  // of its non-constant entries: guard vectors run to hundreds of entries, most of them decided
+  // after a few splits, so each step costs the open entries only and a copy is made per part.
+  const cur = guards.slice();
+  // A guard already true and fatal prunes every branch (as soon as there is a split at all).
+  const fatalFromStart = fatal !== undefined && guards.some((g, j) => g === 1 && fatal[j]);
+  const rec = (open: readonly number[], cube: Record<string, boolean>, merged: Cube[][]): void => {
     tick();
     let best = Infinity;
-    for (const g of gs) {
-      if (g <= 1) continue;
-      const l = bdd.level(g);
+    for (const j of open) {
+      const l = bdd.level(cur[j]);
       if (l < best && mover.dimOfLevel.has(l)) best = l;
     }
     if (best === Infinity) {
-      parts.push({ cube: { ...cube }, residual: gs, merged });
+      parts.push({ cube: { ...cube }, residual: cur.slice(), merged });
       return;
     }
     const d = mover.dimOfLevel.get(best)!;
     const dim = dims[d];
+    const single = dim.vars.length === 1;
+    // Below the dimension's deepest level a guard cannot mention it (levels grow downwards).
+    const deepest = single ? best : Math.max(...mover.levels[d]);
+    const touched = open.filter((j) => (single ? bdd.level(cur[j]) === best : bdd.level(cur[j]) <= deepest));
     const order = [dim.preferred, ...dim.options.keys()].filter((v, i, all) => all.indexOf(v) === i);
-    const branches: Array<{ option: Cube; gs: Node[]; same: Cube[] }> = [];
-    const byKey = new Map<string, { option: Cube; gs: Node[]; same: Cube[] }>();
+    // Two options are equivalent iff they change the same guards to the same nodes.
+    type Branch = { option: Cube; changes: number[]; same: Cube[] };
+    const branches: Branch[] = [];
+    const byKey = new Map<string, Branch>();
     for (const o of order) {
       const option = dim.options[o];
-      let next: Node[];
-      if (dim.vars.length === 1) {
-        const value = option[dim.vars[0]];
-        next = gs.map((g) => (g > 1 && bdd.level(g) === best ? (value ? bdd.high(g) : bdd.low(g)) : g));
-      } else {
-        const key = d * 1024 + o;
-        next = gs.map((g) => bdd.restrict(g, mover.levels[d], mover.values[d][o], key));
+      const changes: number[] = [];
+      let key = '';
+      for (const j of touched) {
+        const g = cur[j];
+        const next = single ? (option[dim.vars[0]] ? bdd.high(g) : bdd.low(g)) : bdd.restrict(g, mover.levels[d], mover.values[d][o], d * 1024 + o);
+        if (next === g) continue;
+        changes.push(j, next);
+        key += `${j}:${next},`;
       }
-      const key = next.join(',');
       const earlier = merge ? byKey.get(key) : undefined;
       if (earlier) {
         earlier.same.push(option);
         continue;
       }
-      const branch = { option, gs: next, same: [option] };
+      const branch = { option, changes, same: [option] };
       byKey.set(key, branch);
       branches.push(branch);
     }
-    if (merge && branches.length === 1 && dim.vars.length === 1) {
-      rec(branches[0].gs, cube, merged);
+    const saved = touched.map((j) => cur[j]);
+    const restore = () => touched.forEach((j, i) => (cur[j] = saved[i]));
+    if (merge && branches.length === 1 && single) {
+      const { changes } = branches[0];
+      for (let i = 0; i < changes.length; i += 2) cur[changes[i]] = changes[i + 1];
+      rec(open.filter((j) => cur[j] > 1), cube, merged);
+      restore();
       return;
     }
     for (const b of branches) {
+      const { changes } = b;
+      let enablesFatal = false;
+      for (let i = 0; i < changes.length; i += 2) {
+        cur[changes[i]] = changes[i + 1];
+        if (changes[i + 1] === 1 && fatal?.[changes[i]]) enablesFatal = true;
+      }
       const nextCube = { ...cube, ...b.option };
       const nextMerged = b.same.length > 1 ? [...merged, b.same] : merged;
-      if (fatal && b.gs.some((g, j) => g === 1 && fatal[j])) {
-        pruned?.push({ cube: nextCube, residual: b.gs, merged: nextMerged });
-        continue;
-      }
-      rec(b.gs, nextCube, nextMerged);
+      if (enablesFatal || fatalFromStart) pruned?.push({ cube: nextCube, residual: cur.slice(), merged: nextMerged });
+      else rec(open.filter((j) => cur[j] > 1), nextCube, nextMerged);
+      restore();
     }
   };
-  rec(guards, {}, []);
+  const open: number[] = [];
+  for (let j = 0; j < cur.length; j++) if (cur[j] > 1) open.push(j);
+  rec(open, {}, []);
   return parts;
 }
 

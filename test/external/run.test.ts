@@ -6,7 +6,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { runExternal } from '../../src/external/run.js';
+import { ap, G, iff } from '../../src/ltl/formula.js';
+import { toSpot } from '../../src/ltl/print.js';
 import { cubeMatches } from '../../src/game/mealy.js';
+// ↔ operands are in canonical (structural) order, so the printed orientation is not source order.
+const ARBITER_LTL = toSpot(G(iff(ap('i0'), ap('o0'))));
 import { ARBITER, argsOf, HONEST, isAlive, LIAR, printingTool, tempDir, writeTool } from './fake-tools.js';
 
 let dir: string;
@@ -29,7 +33,7 @@ describe('runExternal with fake tools', () => {
     const onReq = r.machine!.transitions.filter((t) => cubeMatches(t.input, () => true));
     expect(onReq.map((t) => t.output['[grant <- yes]'])).toEqual([true]);
     const args = argsOf(dir, 'honest');
-    expect(args).toEqual(['-f', 'G(i0 <-> o0)', '--ins=i0', '--outs=o0']);
+    expect(args).toEqual(['-f', ARBITER_LTL, '--ins=i0', '--outs=o0']);
   });
 
   test('realizability mode passes --realizability and needs no machine', async () => {
@@ -49,7 +53,7 @@ describe('runExternal with fake tools', () => {
     const tool = printingTool(dir, 'strix', HONEST);
     const r = await runExternal('strix', ARBITER, { mode: 'synthesis', timeoutMs: 20_000, env: envWith({ TSLC_STRIX: tool }) });
     expect(r.status).toBe('realizable');
-    expect(argsOf(dir, 'strix')).toEqual(['-f', 'G(i0 <-> o0)', '--ins=i0', '--outs=o0']);
+    expect(argsOf(dir, 'strix')).toEqual(['-f', ARBITER_LTL, '--ins=i0', '--outs=o0']);
   });
 
   test('a tool that lies is caught, loudly, with a counterexample', async () => {

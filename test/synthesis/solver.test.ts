@@ -106,3 +106,40 @@ describe('controller shape', () => {
     expect(result.seconds).toBeLessThan(5);
   });
 });
+
+describe('spec shapes the solver rewrites before playing', () => {
+  test('contradictory assumptions make every guarantee vacuous: decided at K = 0 on an empty automaton', () => {
+    // No assumption shares a proposition with the guarantee, so per-guarantee games never see the
+    // contradiction; without the up-front check this spec needs the all-assumptions game at K ≥ 2.
+    const spec = gameOf({ ins: ['a', 'b'], outs: ['c'], assume: ['G a', 'F !a'], guarantee: ['G (c <-> X b)'] });
+    const r = synthesize(spec, { timeoutMs: 10_000 });
+    expect(r.verdict).toBe('realizable');
+    if (r.verdict !== 'realizable') return;
+    expect(r.stats.K).toBe(0);
+    expect(r.stats.automatonStates).toBe(0);
+    expect(checkControllerAgainst(spec, r.controller)).toEqual([]);
+    // The same guarantee under satisfiable assumptions stays unrealizable (it predicts b).
+    const satisfiable = gameOf({ ins: ['a', 'b'], outs: ['c'], assume: ['G a'], guarantee: ['G (c <-> X b)'] });
+    expect(checkRealizability(satisfiable, { timeoutMs: 10_000 }).verdict).toBe('unrealizable');
+  });
+
+  test('a lone guarantee M ∧ (A → G) is solved as PRESET M, ASSUME A, GUARANTEE G, with the same verdicts', () => {
+    const shapes: Array<[string, string, string, string, 'realizable' | 'unrealizable']> = [
+      // M forbids what G would need once the environment keeps A: unrealizable either way.
+      ['G !c', 'G a', 'G (b -> c)', 'G F b', 'unrealizable'],
+      // A must promise both a and b infinitely often; M makes c and d take turns.
+      ['G !(c & d)', 'G F b', 'G F (b & c)', 'G F (a & d)', 'unrealizable'],
+      ['G !(c & d)', 'G F b & G F a', 'G F (b & c)', 'G F (a & d)', 'realizable'],
+    ];
+    for (const [m, a, g1, g2, expected] of shapes) {
+      const lone = gameOf({ ins: ['a', 'b'], outs: ['c', 'd'], guarantee: [`(${m}) & ((${a}) -> ((${g1}) & (${g2})))`] });
+      const split = gameOf({ ins: ['a', 'b'], outs: ['c', 'd'], assume: [a], guarantee: [g1, g2] });
+      const splitWithM = { ...split, preset: [{ formula: lone.guarantees[0].formula.kind === 'and' ? lone.guarantees[0].formula.args[0] : lone.guarantees[0].formula }] };
+      const r = synthesize(lone, { timeoutMs: 10_000 });
+      expect(r.verdict, `${m} ∧ (${a} → ${g1} ∧ ${g2})`).toBe(expected);
+      expect(checkRealizability(splitWithM, { timeoutMs: 10_000 }).verdict).toBe(expected);
+      if (r.verdict === 'realizable') expect(checkControllerAgainst(lone, r.controller)).toEqual([]);
+      if (r.verdict === 'unrealizable') expect(checkCounterstrategyAgainst(lone, r.counterstrategy)).toEqual([]);
+    }
+  });
+});
