@@ -56,6 +56,11 @@ export class MoveTable {
      * forfeit the game). Moves violating it are left out of the game.
      */
     readonly firstFilter: Formula = TRUE,
+    /**
+     * Enumerate only the safety player's minimal second moves (default). A counterstrategy read
+     * off this game must answer *every* controller output, so its extraction asks for all.
+     */
+    readonly minimalChoicesOnly = true,
   ) {
     // First mover's propositions first: splitting on them walks down the diagrams.
     const names = (m: Mover) => m.dims.flatMap((d) => d.vars);
@@ -92,9 +97,25 @@ export class MoveTable {
     if (hit) return hit;
     const edgeIds: number[] = [];
     for (const q of active) edgeIds.push(...this.ucw.out[q]);
-    const guards: Node[] = edgeIds.map((i) => this.guards[i]);
-    const fatal = edgeIds.map((i) => this.fatalEdge[i]);
+    // Splitting works on distinct guard nodes: product automata repeat the same guard on many
+    // edges (4–5× on large corpus specs), and every split step costs one pass over the guards.
+    const slotOf = new Map<Node, number>();
+    const guards: Node[] = [];
+    const fatal: boolean[] = [];
+    const edgeSlot = edgeIds.map((i) => {
+      const g = this.guards[i];
+      let slot = slotOf.get(g);
+      if (slot === undefined) {
+        slot = guards.push(g) - 1;
+        slotOf.set(g, slot);
+        fatal.push(false);
+      }
+      // A guard shared with an edge into a rejecting sink is fatal for all its edges.
+      if (this.fatalEdge[i]) fatal[slot] = true;
+      return slot;
+    });
     const filtered = this.filter !== ONE;
+    const filterSlot = guards.length;
     if (filtered) {
       guards.push(this.filter);
       fatal.push(false);
@@ -107,18 +128,21 @@ export class MoveTable {
     for (const lp0 of splitGuards(this.bdd, guards, this.firstIndex, this.first.merge, tick, firstFatal)) {
       let lp = lp0;
       if (filtered) {
-        const verdict = lp0.residual[lp0.residual.length - 1];
-        if (verdict === ZERO) {
+        if (lp0.residual[filterSlot] === ZERO) {
           excluded.push(lp0);
           continue;
         }
-        lp = { ...lp0, residual: lp0.residual.slice(0, -1) };
+        lp = { ...lp0, residual: lp0.residual.slice(0, filterSlot) };
       }
       const fatalParts: SplitPart[] = [];
-      const parts = splitGuards(this.bdd, lp.residual, this.secondIndex, this.second.merge, tick, secondFatal, fatalParts);
+      // The safety player as second mover only ever uses its minimal choices (extraction picks
+      // among `kept`), so dominated ones need not be enumerated; the adversary's must all be, as
+      // a counterstrategy answers every output.
+      const parts = splitGuards(this.bdd, lp.residual, this.secondIndex, this.second.merge, tick, secondFatal, fatalParts, this.secondIsSafety && this.minimalChoicesOnly);
       const raw = parts.map((p) => {
         const on: number[] = [];
-        p.residual.forEach((g, j) => {
+        edgeSlot.forEach((slot, j) => {
+          const g = p.residual[slot];
           if (g === ONE) on.push(edgeIds[j]);
           else if (g !== ZERO) throw new Error(`guard still open after splitting: proposition not declared?`);
         });

@@ -470,7 +470,11 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
         // Losing the K = 0 game of a terminal automaton is final: one rejecting visit suffices.
         const stats = { K, automatonStates: primal.ucw.stateCount, gamePositions: game.nodeCount };
         if (!extract) return { verdict: 'unrealizable', stats };
-        return { verdict: 'unrealizable', counterstrategy: extractAttractorCounterstrategy(game, inputs, outputs), stats };
+        // The environment's answer must cover every output, including the dominated ones the
+        // solving table skipped: replay the (lost) K = 0 game on a table that lists them all.
+        const complete = new MoveTable(primal.ucw, envMover, sysMover, true, envFilter, false);
+        const replayed = solveBounded(complete, K, nodeCap, tick);
+        return { verdict: 'unrealizable', counterstrategy: extractAttractorCounterstrategy(replayed, inputs, outputs), stats };
       }
       Kp = K_SCHEDULE(Kp);
       spentPrimal += performance.now() - began;

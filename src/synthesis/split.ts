@@ -135,15 +135,38 @@ export function splitGuards(
    */
   fatal?: readonly boolean[],
   pruned?: SplitPart[],
+  /**
+   * Only the parts with inclusion-minimal sets of true guards are wanted (the safety player's
+   * own choices: a superset of enabled edges is never better). A branch whose guards already
+   * true include a part found earlier can only end in supersets, so it is cut off: with a dozen
+   * TSL signals this skips most of the thousands of output combinations.
+   */
+  minimalOnly = false,
 ): SplitPart[] {
   const parts: SplitPart[] = [];
   const { dims } = mover;
+  const foundTrue: number[][] = [];
+  const dominatedSoFar = (): boolean => {
+    for (const set of foundTrue) {
+      let all = true;
+      for (const j of set)
+        if (cur[j] !== 1) {
+          all = false;
+          break;
+        }
+      if (all) return true;
+    }
+    return false;
+  };
   // One working vector, changed and restored around each branch (backtracking), and the indices
   // of its non-constant entries: guard vectors run to hundreds of entries, most of them decided
   // after a few splits, so each step costs the open entries only and a copy is made per part.
   const cur = guards.slice();
   // A guard already true and fatal prunes every branch (as soon as there is a split at all).
   const fatalFromStart = fatal !== undefined && guards.some((g, j) => g === 1 && fatal[j]);
+  // Only touched entries can have become constant: reuse `open` when none did.
+  const stillOpen = (open: readonly number[], touched: readonly number[]): readonly number[] =>
+    touched.some((j) => cur[j] <= 1) ? open.filter((j) => cur[j] > 1) : open;
   const rec = (open: readonly number[], cube: Record<string, boolean>, merged: Cube[][]): void => {
     tick();
     let best = Infinity;
@@ -151,7 +174,13 @@ export function splitGuards(
       const l = bdd.level(cur[j]);
       if (l < best && mover.dimOfLevel.has(l)) best = l;
     }
+    if (minimalOnly && dominatedSoFar()) return;
     if (best === Infinity) {
+      if (minimalOnly) {
+        const on: number[] = [];
+        for (let j = 0; j < cur.length; j++) if (cur[j] === 1) on.push(j);
+        foundTrue.push(on);
+      }
       parts.push({ cube: { ...cube }, residual: cur.slice(), merged });
       return;
     }
@@ -191,7 +220,7 @@ export function splitGuards(
     if (merge && branches.length === 1 && single) {
       const { changes } = branches[0];
       for (let i = 0; i < changes.length; i += 2) cur[changes[i]] = changes[i + 1];
-      rec(open.filter((j) => cur[j] > 1), cube, merged);
+      rec(stillOpen(open, touched), cube, merged);
       restore();
       return;
     }
@@ -205,7 +234,7 @@ export function splitGuards(
       const nextCube = { ...cube, ...b.option };
       const nextMerged = b.same.length > 1 ? [...merged, b.same] : merged;
       if (enablesFatal || fatalFromStart) pruned?.push({ cube: nextCube, residual: cur.slice(), merged: nextMerged });
-      else rec(open.filter((j) => cur[j] > 1), nextCube, nextMerged);
+      else rec(stillOpen(open, touched), nextCube, nextMerged);
       restore();
     }
   };
