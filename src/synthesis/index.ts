@@ -76,12 +76,32 @@ export const CONTROLLER_TOO_LARGE = 'realizable, but the controller is too large
 export class InternalSynthesisError extends Error {}
 
 export function synthesize(spec: GameSpec, options: SynthesisOptions = {}): SynthesisResult {
-  return run(spec, options, true) as SynthesisResult;
+  return run(spec, options, { controller: true, counterstrategy: true }) as SynthesisResult;
 }
 
 /** Realizability only: no controller extraction, minimization or model check. */
 export function checkRealizability(spec: GameSpec, options: SynthesisOptions = {}): CheckResult {
-  return run(spec, options, false) as CheckResult;
+  return run(spec, options, { controller: false, counterstrategy: false }) as CheckResult;
+}
+
+export type ControllerResult =
+  | { verdict: 'realizable'; controller: MealyMachine; seconds: number; stats: SynthesisStats }
+  | { verdict: 'unrealizable'; seconds: number; stats: SynthesisStats }
+  | { verdict: 'unknown'; reason: 'timeout' | string; seconds: number };
+
+/**
+ * A verified controller when the spec is realizable, the bare verdict otherwise (`tslc check`
+ * reports controller states): a part of a spec can prove unrealizability long before a
+ * counterstrategy for the whole spec is found.
+ */
+export function synthesizeController(spec: GameSpec, options: SynthesisOptions = {}): ControllerResult {
+  return run(spec, options, { controller: true, counterstrategy: false }) as ControllerResult;
+}
+
+/** What the caller needs beyond the verdict. */
+interface Wanted {
+  readonly controller: boolean;
+  readonly counterstrategy: boolean;
 }
 
 /** Internal per-game outcome (controllers unminimized and unverified). */
@@ -97,7 +117,7 @@ interface Budget {
   readonly progress: (msg: string) => void;
 }
 
-function run(spec: GameSpec, options: SynthesisOptions, extract: boolean): SynthesisResult | CheckResult {
+function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): SynthesisResult | CheckResult | ControllerResult {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   const deadline = started + (options.timeoutMs ?? 60_000);
@@ -112,11 +132,13 @@ function run(spec: GameSpec, options: SynthesisOptions, extract: boolean): Synth
       if (!declared.has(name)) throw new Error(`proposition '${name}' is neither an input nor an output`);
 
   try {
-    const outcome = solveDecomposed(withoutVacuousAssumptions(withImplicationLifted(spec), budget), options, extract, budget);
+    const outcome = solveDecomposed(withoutVacuousAssumptions(withImplicationLifted(spec), budget), options, want, budget);
     if (outcome.verdict === 'unknown') return { verdict: 'unknown', reason: outcome.reason, seconds: seconds() };
-    if (!extract) return { verdict: outcome.verdict, seconds: seconds(), stats: outcome.stats };
     if (outcome.verdict === 'unrealizable')
-      return { verdict: 'unrealizable', counterstrategy: outcome.counterstrategy!, seconds: seconds(), stats: outcome.stats };
+      return want.counterstrategy
+        ? { verdict: 'unrealizable', counterstrategy: outcome.counterstrategy!, seconds: seconds(), stats: outcome.stats }
+        : { verdict: 'unrealizable', seconds: seconds(), stats: outcome.stats };
+    if (!want.controller) return { verdict: 'realizable', seconds: seconds(), stats: outcome.stats };
     const raw = outcome.controller!;
     const controller = minimizeController(spec, raw, options.minimize);
     const verdict = verifyController(spec, controller);
@@ -186,7 +208,8 @@ function withoutVacuousAssumptions(spec: GameSpec, budget: Budget): GameSpec {
   // gets a small slice: contradictions show up early in the product (Felix*: 10 ms).
   const slice = Math.min(budget.deadline, performance.now() + Math.max(50, Math.min(1000, (budget.deadline - performance.now()) / 20)));
   try {
-    const automaton = translateLtl(and(conj(spec.initially), conj(spec.assumptions)), { deadline: slice, tick: budget.tick });
+    // The product finds an empty conjunction fast: once a partial product is empty, the rest are trivial.
+    const automaton = translateLtl(and(conj(spec.initially), conj(spec.assumptions)), { deadline: slice, tick: budget.tick, productOfConjuncts: true });
     if (ucwFromTgba(automaton).stateCount > 0) return spec;
   } catch (err) {
     if (err instanceof TimeoutError && performance.now() < budget.deadline) return spec;
@@ -202,7 +225,7 @@ function withoutVacuousAssumptions(spec: GameSpec, budget: Budget): GameSpec {
  * would be one for this part), and the small game says so quickly. Each probe gets a slice of
  * the budget; only an "unrealizable" answer is used.
  */
-function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, extract: boolean, budget: Budget): GameOutcome | undefined {
+function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome | undefined {
   const outputs = new Set(outputNames(spec));
   const all = spec.guarantees.flatMap((p) => conjuncts(p.formula).map((formula) => ({ ...p, formula })));
   if (all.length <= 1) return undefined;
@@ -219,7 +242,7 @@ function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, e
       },
     };
     try {
-      const outcome = solveGame({ ...spec, guarantees: [g] }, { ...options, maxK: Math.min(options.maxK ?? 40, 8) }, extract, sub);
+      const outcome = solveGame({ ...spec, guarantees: [g] }, { ...options, maxK: Math.min(options.maxK ?? 40, 8) }, want, sub);
       budget.progress(`probe of an environment-only guarantee: ${outcome.verdict}`);
       if (outcome.verdict === 'unrealizable') return outcome;
     } catch (err) {
@@ -231,11 +254,11 @@ function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, e
 
 class ProbeTimeout extends Error {}
 
-function solveDecomposed(spec: GameSpec, options: SynthesisOptions, extract: boolean, budget: Budget): GameOutcome {
+function solveDecomposed(spec: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome {
   const plan = options.decompose === false ? undefined : decompose(spec);
   if (!plan || plan.parts.length <= 1) {
-    const probed = options.games === undefined || options.games === 'both' ? probeEnvironmentGuarantees(spec, options, extract, budget) : undefined;
-    return probed ?? solveGame(spec, options, extract, budget);
+    const probed = options.games === undefined || options.games === 'both' ? probeEnvironmentGuarantees(spec, options, want, budget) : undefined;
+    return probed ?? solveGame(spec, options, want, budget);
   }
   budget.progress(`solving ${plan.parts.length} independent parts`);
   const controllers: MealyMachine[] = [];
@@ -243,15 +266,15 @@ function solveDecomposed(spec: GameSpec, options: SynthesisOptions, extract: boo
   let automatonStates = 0;
   let positions = 0;
   for (const part of plan.parts) {
-    const outcome = solveDecomposed(part.spec, { ...options, decompose: false }, extract, budget);
+    const outcome = solveDecomposed(part.spec, { ...options, decompose: false }, want, budget);
     budget.progress(`part ${part.spec.name}: ${outcome.verdict}`);
     if (outcome.verdict === 'unknown') return outcome;
     if (outcome.verdict === 'unrealizable') {
-      if (extract ? part.counterstrategyCarries : part.conclusive)
+      if (want.counterstrategy ? part.counterstrategyCarries : part.conclusive)
         return { ...outcome, stats: { ...outcome.stats, parts: plan.parts.length } };
       // The part may lean on assumptions that other parts own: decide the whole spec instead.
       budget.progress(`part ${part.spec.name} is unrealizable on its own; solving the whole spec`);
-      return solveGame(spec, options, extract, budget);
+      return solveGame(spec, options, want, budget);
     }
     K = Math.max(K, outcome.stats.K);
     automatonStates += outcome.stats.automatonStates;
@@ -259,7 +282,7 @@ function solveDecomposed(spec: GameSpec, options: SynthesisOptions, extract: boo
     if (outcome.controller) controllers.push(outcome.controller);
   }
   const stats: SynthesisStats = { K, automatonStates, gamePositions: positions, parts: plan.parts.length };
-  if (!extract) return { verdict: 'realizable', stats };
+  if (!want.controller) return { verdict: 'realizable', stats };
   const outputDims = dimensionsFor(outputNames(spec), spec.signals);
   const controller = productOfControllers(inputNames(spec), outputNames(spec), controllers, completeCube({}, outputDims), budget.tick);
   return { verdict: 'realizable', controller, stats };
@@ -325,7 +348,7 @@ function relevantAssumptions(g: Formula, assumptions: readonly Formula[]): Formu
 }
 
 /** Solve one game: primal and dual interleaved with a growing bound K. */
-function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, budget: Budget): GameOutcome {
+function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome {
   const { tick, progress } = budget;
   // Translations poll the same budget, so a huge tableau cannot outlive the time limit.
   const translate = (f: Formula, deadline = budget.deadline) => translateLtl(f, { deadline, tick });
@@ -441,7 +464,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
     else break;
     // Final: no other side could still answer, so this one may use all the remaining time.
     const final = side === 'primal' ? !dualOpen || (dualBlocked && primalBlocked) : !primalOpen;
-    const began = performance.now();
+    let began = performance.now();
     if (side === 'primal') {
       const switchToFull = primal !== undefined && !primalComplete && !fullBlocked && (Kp >= 2 || primalStuck);
       if (primal === undefined || switchToFull) {
@@ -456,6 +479,10 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
         }
         primal = built;
         primalBlocked = false;
+        // As before slicing: a primal automaton that was built is not charged to the primal side
+        // (charging it hands the dual several rounds first, which cost Lights2* seconds).
+        spentPrimal -= performance.now() - began;
+        began = performance.now();
         if (switchToFull) {
           primalComplete = true;
           primalStuck = false;
@@ -469,7 +496,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
       else if (primalComplete && primal.ucw.terminal && mealy && dualRestricted) {
         // Losing the K = 0 game of a terminal automaton is final: one rejecting visit suffices.
         const stats = { K, automatonStates: primal.ucw.stateCount, gamePositions: game.nodeCount };
-        if (!extract) return { verdict: 'unrealizable', stats };
+        if (!want.counterstrategy) return { verdict: 'unrealizable', stats };
         // The environment's answer must cover every output, including the dominated ones the
         // solving table skipped: replay the (lost) K = 0 game on a table that lists them all.
         const complete = new MoveTable(primal.ucw, envMover, sysMover, true, envFilter, false);
@@ -500,7 +527,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
           dualAutomatonStates: dual.ucw.stateCount,
           gamePositions: game.nodeCount,
         };
-        if (!extract) return { verdict: 'unrealizable', stats };
+        if (!want.counterstrategy) return { verdict: 'unrealizable', stats };
         const counterstrategy = mealy
           ? extractDualCounterstrategy(game, inputs, outputs, dualRestricted)
           : extractDualMooreCounterstrategy(game, inputs, outputs, dualRestricted);
@@ -516,7 +543,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, extract: boolean, 
 
   function realizable(game: SolvedGame): GameOutcome {
     const stats = { K: game.K, automatonStates: game.table.ucw.stateCount, gamePositions: game.nodeCount };
-    if (!extract) return { verdict: 'realizable', stats };
+    if (!want.controller) return { verdict: 'realizable', stats };
     if (!mealy) return { verdict: 'realizable', controller: extractMooreController(game, inputs, outputs, outputDims), stats };
     // Widened states (largest winning positions) give fewer states but may act on obligations
     // that are not pending; keep the plain extraction when it is as small, since it makes fewer

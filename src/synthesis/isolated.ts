@@ -196,10 +196,11 @@ export async function runInProcess(request: IsolatedRequest): Promise<IsolatedRe
     const spec = request.ltl
       ? await loadLtlGame(request.ltl.formula, request.ltl.ins, request.ltl.outs)
       : await loadGame(request.file!, { params: request.params });
-    const { checkRealizability, synthesize, CONTROLLER_TOO_LARGE } = await import('./index.js');
+    const { checkRealizability, synthesizeController, CONTROLLER_TOO_LARGE } = await import('./index.js');
     const remaining = Math.max(1, request.timeoutMs - (performance.now() - started));
     if (request.synthesize) {
-      const r = synthesize(spec, { timeoutMs: remaining });
+      // States are reported for realizable specs only: no counterstrategy is built.
+      const r = synthesizeController(spec, { timeoutMs: remaining });
       if (r.verdict === 'unknown' && r.reason === CONTROLLER_TOO_LARGE)
         return { verdict: 'realizable', seconds: (performance.now() - started) / 1000, reason: r.reason };
       const states = r.verdict === 'realizable' ? r.controller.stateCount : undefined;

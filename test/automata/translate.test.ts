@@ -89,7 +89,7 @@ describe('conjunctions translated as products of their conjuncts', () => {
       ];
       const f = and(...parts);
       if (f.kind === 'and') products++;
-      const product = translateLtl(f);
+      const product = translateLtl(f, { productOfConjuncts: true });
       const tableau = translateLtl(f, { productOfConjuncts: false });
       for (let j = 0; j < 16; j++) {
         const w = randomLasso(rand, NAMES);

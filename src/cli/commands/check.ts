@@ -115,12 +115,12 @@ async function checkBuiltin(args: Record<string, unknown>, files: string[], time
     const label = files.join(' + ');
     if (progress) process.stderr.write(`[composed] ${label}\n`);
     const { loadSpecs } = await import('../../report/build.js');
-    const { synthesize, checkRealizability } = await import('../../synthesis/index.js');
+    const { synthesizeController, checkRealizability } = await import('../../synthesis/index.js');
     const spec = await loadSpecs(files);
     const started = performance.now();
     let solved: { verdict: 'realizable' | 'unrealizable' | 'unknown'; reason?: string; states?: number };
     if (withStates) {
-      const r = synthesize(spec, { timeoutMs: timeoutSeconds * 1000 });
+      const r = synthesizeController(spec, { timeoutMs: timeoutSeconds * 1000 });
       solved = r.verdict === 'realizable' ? { verdict: r.verdict, states: r.controller.stateCount } : r;
     } else solved = checkRealizability(spec, { timeoutMs: timeoutSeconds * 1000 });
     const seconds = (performance.now() - started) / 1000;
