@@ -7,7 +7,7 @@
  * `translateLtlSymbolic` keeps BDD guards (for the solver and verifier); `translateLtl` converts
  * them to formulas for the shared `Tgba` contract.
  */
-import { and, atoms, type Formula, G, not } from '../ltl/formula.js';
+import { and, atoms, conjuncts, type Formula, not } from '../ltl/formula.js';
 import { toNnf } from '../ltl/nnf.js';
 import { toSpot } from '../ltl/print.js';
 import { simplify } from '../ltl/simplify.js';
@@ -104,9 +104,11 @@ export function translateLtlSymbolic(f: Formula, bdd: BddManager, options: Trans
   const poll = deadlineChecker(options.deadline, options.tick);
   const maxStates = options.maxStates ?? Infinity;
   const mode = options.productOfConjuncts;
-  const conjuncts = mode === false ? [root] : topConjuncts(root);
-  if (conjuncts.length <= 1 || mode === false) return tableauTranslation(root, aps, bdd, options, poll, maxStates);
-  if (mode === true) return productOfConjuncts(conjuncts, aps, bdd, options, poll);
+  // `G(a ∧ b)` counts as `G a ∧ G b`: simplification gathers invariants into one `G` of a big
+  // conjunction, whose tableau is as costly as the whole conjunction's.
+  const parts = mode === false ? [] : conjuncts(root);
+  if (parts.length <= 1) return tableauTranslation(root, aps, bdd, options, poll, maxStates);
+  if (mode === true) return productOfConjuncts(parts, aps, bdd, options, poll);
   const now = performance.now();
   const sliceEnd = options.deadline === undefined ? undefined : now + Math.max(50, (options.deadline - now) / 4);
   try {
@@ -115,7 +117,7 @@ export function translateLtlSymbolic(f: Formula, bdd: BddManager, options: Trans
   } catch (err) {
     if (!(err instanceof TimeoutError) || (options.deadline !== undefined && performance.now() > options.deadline)) throw err;
   }
-  return productOfConjuncts(conjuncts, aps, bdd, options, poll);
+  return productOfConjuncts(parts, aps, bdd, options, poll);
 }
 
 /** Largest whole-conjunction tableau the automatic mode builds before switching to the product. */
@@ -157,16 +159,6 @@ function tableauTranslation(
 }
 
 /**
- * Top-level conjuncts, with `G(a ∧ b)` read as `G a ∧ G b`: simplification gathers invariants
- * into one `G` of a big conjunction, whose tableau is as costly as the whole conjunction's.
- */
-function topConjuncts(f: Formula): Formula[] {
-  if (f.kind === 'and') return f.args.flatMap(topConjuncts);
-  if (f.kind === 'G' && f.arg.kind === 'and') return f.arg.args.flatMap((a) => topConjuncts(G(a)));
-  return [f];
-}
-
-/**
  * A conjunction φ₁ ∧ … ∧ φₙ as the synchronous product of the conjuncts' automata, folded left to
  * right with a reduction after every step. Specs are conjunctions of many small `G(…)`
  * assumptions; the tableau of the whole conjunction multiplies their expansions out state by
@@ -174,14 +166,14 @@ function topConjuncts(f: Formula): Formula[] {
  * reduced partial products stay small.
  */
 function productOfConjuncts(
-  conjuncts: readonly Formula[],
+  formulas: readonly Formula[],
   aps: readonly string[],
   bdd: BddManager,
   options: TranslateOptions,
   poll: () => void,
 ): SymbolicTgba {
   // Each conjunct goes through the same front door (simplify, or NNF when simplification is off).
-  const parts = conjuncts.map((c) => translateLtlSymbolic(c, bdd, options));
+  const parts = formulas.map((c) => translateLtlSymbolic(c, bdd, options));
   // Smaller automata first keeps the early partial products (and their reductions) cheap.
   parts.sort((a, b) => a.stateCount - b.stateCount);
   let acc = parts[0];

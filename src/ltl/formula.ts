@@ -236,6 +236,14 @@ export function rebuild(f: Formula, children: readonly Formula[]): Formula {
   }
 }
 
+/** Top-level conjuncts, with `G (a ∧ b)` split into `G a ∧ G b` (and `true` contributing none). */
+export function conjuncts(f: Formula): Formula[] {
+  if (f.kind === 'and') return f.args.flatMap(conjuncts);
+  if (f.kind === 'G' && f.arg.kind === 'and') return f.arg.args.flatMap((a) => conjuncts(G(a)));
+  if (f.kind === 'true') return [];
+  return [f];
+}
+
 export function children(f: Formula): readonly Formula[] {
   switch (f.kind) {
     case 'true':

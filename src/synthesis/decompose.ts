@@ -12,7 +12,7 @@
 import { translateLtl } from '../automata/translate.js';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
 import { type GameSpec, inputNames, outputNames, type SignalGroup, type SpecPart } from '../game/spec.js';
-import { atoms, type Formula, G } from '../ltl/formula.js';
+import { atoms, conjuncts, type Formula } from '../ltl/formula.js';
 import { minimizeMealy } from './extract.js';
 import { ucwFromTgba } from './ucw.js';
 
@@ -27,13 +27,6 @@ export interface DecomposedPart {
   readonly counterstrategyCarries: boolean;
 }
 
-/** Top-level conjuncts, with `G (a ∧ b)` split into `G a ∧ G b`. */
-export function conjuncts(f: Formula): Formula[] {
-  if (f.kind === 'and') return f.args.flatMap(conjuncts);
-  if (f.kind === 'G' && f.arg.kind === 'and') return f.arg.args.flatMap((a) => conjuncts(G(a)));
-  if (f.kind === 'true') return [];
-  return [f];
-}
 
 class UnionFind {
   private readonly parent = new Map<string, string>();

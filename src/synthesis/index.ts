@@ -13,10 +13,10 @@ import { TimeoutError, translateLtl } from '../automata/translate.js';
 import type { Counterstrategy } from '../game/counterstrategy.js';
 import type { MealyMachine } from '../game/mealy.js';
 import { exactlyOne, type GameSpec, inputNames, outputNames, type SpecPart } from '../game/spec.js';
-import { and, atoms, FALSE, type Formula, G, implies, isPropositional, not, TRUE } from '../ltl/formula.js';
+import { and, atoms, conjuncts, FALSE, type Formula, G, implies, isPropositional, not, TRUE } from '../ltl/formula.js';
 import { verifyController } from '../verify/index.js';
 import { DEFAULT_EXACT_BUDGET, exactMinimize } from './exact-minimize.js';
-import { conjuncts, ControllerTooLarge, decompose, productOfControllers } from './decompose.js';
+import { ControllerTooLarge, decompose, productOfControllers } from './decompose.js';
 import {
   extractAttractorCounterstrategy,
   extractDualCounterstrategy,
@@ -470,8 +470,8 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
       if (primal === undefined || switchToFull) {
         const label = switchToFull || sameParts ? 'all assumptions' : 'relevant assumptions';
         const built = sliced((deadline) => primalTable(switchToFull ? fullParts : relevantParts, label, deadline), final);
-        spentPrimal += performance.now() - began;
         if (!built) {
+          spentPrimal += performance.now() - began;
           progress(`automaton for ¬φ (${label}) did not fit its time slice`);
           if (switchToFull) fullBlocked = true;
           else primalBlocked = true;
@@ -479,9 +479,8 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         }
         primal = built;
         primalBlocked = false;
-        // As before slicing: a primal automaton that was built is not charged to the primal side
-        // (charging it hands the dual several rounds first, which cost Lights2* seconds).
-        spentPrimal -= performance.now() - began;
+        // A primal automaton that was built is not charged to the primal side (only a failed
+        // attempt is): charging it hands the dual several rounds first, which cost Lights2* seconds.
         began = performance.now();
         if (switchToFull) {
           primalComplete = true;
