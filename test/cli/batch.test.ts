@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CORPUS_DIR } from '../support/corpus.js';
+import { tlsfWriter } from '../support/tlsf.js';
 
 const root = join(import.meta.dirname, '../..');
 const built = existsSync(join(root, 'dist/src/cli/main.js'));
@@ -19,14 +20,7 @@ function tslc(...argv: string[]): { code: number | null; lines: Array<Record<str
   return { code: r.status, lines: r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
 
-const tlsf = (name: string, guarantee: string) => {
-  const path = join(dir, name);
-  writeFileSync(
-    path,
-    `INFO { TITLE: "${name}" DESCRIPTION: "test" SEMANTICS: Mealy TARGET: Mealy }\nMAIN {\n  INPUTS { r; }\n  OUTPUTS { g; h; }\n  GUARANTEE { ${guarantee}; }\n}\n`,
-  );
-  return path;
-};
+const tlsf = tlsfWriter(dir, ['g', 'h']);
 
 describe.skipIf(!built)('tslc check with several specs (built CLI)', () => {
   const specs = [

@@ -10,6 +10,7 @@ import { parseHoa } from '../../src/automata/hoa.js';
 import { hoaToMealy } from '../../src/automata/hoa-convert.js';
 import { verifyController } from '../../src/verify/index.js';
 import { ltlGame } from '../../src/ltl/game-from-ltl.js';
+import { tlsfWriter } from '../support/tlsf.js';
 
 let out: string[] = [];
 let err: string[] = [];
@@ -22,14 +23,7 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 const dir = mkdtempSync(join(tmpdir(), 'tslc-synthesis-'));
-const tlsf = (name: string, guarantee: string) => {
-  const path = join(dir, name);
-  writeFileSync(
-    path,
-    `INFO { TITLE: "${name}" DESCRIPTION: "test" SEMANTICS: Mealy TARGET: Mealy }\nMAIN {\n  INPUTS { r; }\n  OUTPUTS { g; }\n  GUARANTEE { ${guarantee}; }\n}\n`,
-  );
-  return path;
-};
+const tlsf = tlsfWriter(dir);
 
 describe('tslc check', () => {
   test('one line per spec, exit 1 when one is unrealizable', async () => {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tlsfWriter } from '../support/tlsf.js';
 
 type Isolated = typeof import('../../src/synthesis/isolated.js');
 
@@ -17,14 +18,7 @@ const compiled = join(root, 'dist/src/synthesis/isolated.js');
 const built = existsSync(compiled);
 const dir = mkdtempSync(join(tmpdir(), 'tslc-isolated-'));
 
-const tlsf = (name: string, guarantee: string) => {
-  const path = join(dir, name);
-  writeFileSync(
-    path,
-    `INFO { TITLE: "${name}" DESCRIPTION: "test" SEMANTICS: Mealy TARGET: Mealy }\nMAIN {\n  INPUTS { r; }\n  OUTPUTS { g; }\n  GUARANTEE { ${guarantee}; }\n}\n`,
-  );
-  return path;
-};
+const tlsf = tlsfWriter(dir);
 
 describe.skipIf(!built)('IsolatedChecker', () => {
   let isolated: Isolated;
