@@ -57,8 +57,10 @@ export class MoveTable {
      */
     readonly firstFilter: Formula = TRUE,
     /**
-     * Enumerate only the safety player's minimal second moves (default). A counterstrategy read
-     * off this game must answer *every* controller output, so its extraction asks for all.
+     * Skip dominated second moves while enumerating (default): only the safety player's minimal
+     * ones, or the adversary's maximal ones (with equivalent options merged). The game's answer is
+     * the same, as solving only ever uses undominated choices; but a counterstrategy read off the
+     * game must answer *every* controller output, so its extraction asks for all.
      */
     readonly minimalChoicesOnly = true,
   ) {
@@ -138,7 +140,9 @@ export class MoveTable {
       // The safety player as second mover only ever uses its minimal choices (extraction picks
       // among `kept`), so dominated ones need not be enumerated; the adversary's must all be, as
       // a counterstrategy answers every output.
-      const parts = splitGuards(this.bdd, lp.residual, this.secondIndex, this.second.merge, tick, secondFatal, fatalParts, this.secondIsSafety && this.minimalChoicesOnly);
+      const skip = this.minimalChoicesOnly;
+      const maximalOnly = skip && !this.secondIsSafety;
+      const parts = splitGuards(this.bdd, lp.residual, this.secondIndex, this.second.merge || maximalOnly, tick, secondFatal, fatalParts, this.secondIsSafety && skip, maximalOnly);
       const raw = parts.map((p) => {
         const on: number[] = [];
         edgeSlot.forEach((slot, j) => {

@@ -9,7 +9,8 @@
  * a spec (disjoint outputs) are solved separately (decompose.ts). Strategies come out of the
  * solved games (extract.ts); every controller passes the independent checker before it is returned.
  */
-import { TimeoutError, translateLtl } from '../automata/translate.js';
+import { BddManager } from '../automata/bdd.js';
+import { TimeoutError, translateLtl, translateLtlSymbolic } from '../automata/translate.js';
 import type { Counterstrategy } from '../game/counterstrategy.js';
 import type { MealyMachine } from '../game/mealy.js';
 import { exactlyOne, type GameSpec, inputNames, outputNames, type SpecPart } from '../game/spec.js';
@@ -209,8 +210,11 @@ function withoutVacuousAssumptions(spec: GameSpec, budget: Budget): GameSpec {
   const slice = Math.min(budget.deadline, performance.now() + Math.max(50, Math.min(1000, (budget.deadline - performance.now()) / 20)));
   try {
     // The product finds an empty conjunction fast: once a partial product is empty, the rest are trivial.
-    const automaton = translateLtl(and(conj(spec.initially), conj(spec.assumptions)), { deadline: slice, tick: budget.tick, productOfConjuncts: true });
-    if (ucwFromTgba(automaton).stateCount > 0) return spec;
+    // Only emptiness matters, so the guards stay BDDs (turning them into formulas cost seconds on
+    // TwoCountersDisBut*). An empty language comes out as one state without edges.
+    const formula = and(conj(spec.initially), conj(spec.assumptions));
+    const automaton = translateLtlSymbolic(formula, new BddManager(), { deadline: slice, tick: budget.tick, productOfConjuncts: true });
+    if (automaton.edges.some((out) => out.length > 0)) return spec;
   } catch (err) {
     if (err instanceof TimeoutError && performance.now() < budget.deadline) return spec;
     throw err;
@@ -318,6 +322,11 @@ function mover(dims: Dimension[], merge: boolean): Mover {
   return { dims, merge };
 }
 
+/** Primal automata from this size on let the dual's K = 0 game go first (see probeDual). */
+const LARGE_PRIMAL_AUTOMATON = 100;
+/** The dual probe's share of the remaining time (1/n). */
+const DUAL_PROBE_SHARE = 5;
+
 const K_SCHEDULE = (k: number) => (k < 4 ? k + 1 : Math.ceil(k * 1.5));
 
 /** `G ψ` with ψ propositional over inputs only: an invariant the environment must keep. */
@@ -408,16 +417,21 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     progress(`automaton for ¬φ (${label}): ${automaton.stateCount} states`);
     return mealy
       ? new MoveTable(automaton, envMover, sysMover, true, envFilter)
-      : new MoveTable(automaton, sysMover, envMover, false);
+      : // Moore: the controller's strategy answers every input, so no input may be skipped.
+        new MoveTable(automaton, sysMover, envMover, false, TRUE, false);
+  };
+  /** `complete`: list every controller output, as a counterstrategy must answer each. */
+  const dualTableFor = (dualUcw: Ucw, complete = false): MoveTable => {
+    const adversary = mover(dualRestricted ? outputDims : freeOutputDims, false);
+    return mealy
+      ? new MoveTable(dualUcw, envMover, adversary, false, envFilter, !complete)
+      : new MoveTable(dualUcw, adversary, envMover, true);
   };
   const dualTable = (deadline: number): MoveTable => {
     // NBA(φ) as a union over φ's top-level disjuncts, e.g. ¬a₁ ∨ … ∨ ¬aₙ ∨ G.
     const dualUcw = union(disjuncts(dualFormula).map((p) => ucwFromTgba(translate(p, deadline))));
     progress(`automaton for φ: ${dualUcw.stateCount} states`);
-    const adversary = mover(dualRestricted ? outputDims : freeOutputDims, false);
-    return mealy
-      ? new MoveTable(dualUcw, envMover, adversary, false, envFilter)
-      : new MoveTable(dualUcw, adversary, envMover, true);
+    return dualTableFor(dualUcw);
   };
   // While the other side may still answer, an automaton gets a third of the remaining time: one
   // exponential translation (many `X` obligations under all assumptions) must not starve the
@@ -486,6 +500,11 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
           primalComplete = true;
           primalStuck = false;
         }
+        if (useDual && dual === undefined && !dualBlocked && primal.ucw.stateCount >= LARGE_PRIMAL_AUTOMATON) {
+          const decided = probeDual();
+          if (decided) return decided;
+          began = performance.now();
+        }
       }
       const K = Kp;
       const game = solveBounded(primal, K, nodeCap, tick);
@@ -519,19 +538,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
       const K = Kd;
       const game = solveBounded(dual, K, nodeCap, tick);
       progress(`dual K=${K}: ${game.status} (${game.nodeCount} positions)`);
-      if (game.status === 'win') {
-        const stats = {
-          K,
-          automatonStates: primal?.ucw.stateCount ?? 0,
-          dualAutomatonStates: dual.ucw.stateCount,
-          gamePositions: game.nodeCount,
-        };
-        if (!want.counterstrategy) return { verdict: 'unrealizable', stats };
-        const counterstrategy = mealy
-          ? extractDualCounterstrategy(game, inputs, outputs, dualRestricted)
-          : extractDualMooreCounterstrategy(game, inputs, outputs, dualRestricted);
-        return { verdict: 'unrealizable', counterstrategy, stats };
-      }
+      if (game.status === 'win') return unrealizable(game);
       if (game.status === 'overflow') dualStuck = true;
       Kd = K_SCHEDULE(Kd);
       spentDual += performance.now() - began;
@@ -539,6 +546,59 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   }
   if (primalStuck || dualStuck) return { verdict: 'unknown', reason: 'game too large' };
   return { verdict: 'unknown', reason: `no decision up to bound K=${maxK}` };
+
+  function unrealizable(game: SolvedGame): GameOutcome {
+    const stats = {
+      K: game.K,
+      automatonStates: primal?.ucw.stateCount ?? 0,
+      dualAutomatonStates: game.table.ucw.stateCount,
+      gamePositions: game.nodeCount,
+    };
+    if (!want.counterstrategy) return { verdict: 'unrealizable', stats };
+    if (!mealy) return { verdict: 'unrealizable', counterstrategy: extractDualMooreCounterstrategy(game, inputs, outputs, dualRestricted), stats };
+    // The solving table skipped dominated controller outputs: replay on one that lists them all.
+    const replayed = solveBounded(dualTableFor(game.table.ucw, true), game.K, nodeCap, tick);
+    if (replayed.status !== 'win') throw new InternalSynthesisError(`the dual game replayed with every output was not won (${replayed.status})`);
+    const counterstrategy = extractDualCounterstrategy(replayed, inputs, outputs, dualRestricted);
+    return { verdict: 'unrealizable', counterstrategy, stats };
+  }
+
+  /**
+   * The first game on a large primal automaton can take minutes (TwoCountersDisButA7: 200
+   * states), while the dual's K = 0 game often refutes an unrealizable spec in a second
+   * (36 states, 43 positions). So the dual's automaton and its K = 0 game go first, together
+   * within a slice of the remaining time; the dual's time is charged as usual, so the
+   * interleaving afterwards is unchanged. `undefined` = not decided (the slice may have run out).
+   */
+  function probeDual(): GameOutcome | undefined {
+    const began = performance.now();
+    const sliceEnd = Math.min(budget.deadline, began + Math.max(200, (budget.deadline - began) / DUAL_PROBE_SHARE));
+    let ticks = 0;
+    const sliceTick = () => {
+      tick();
+      if ((++ticks & 255) === 0 && performance.now() > sliceEnd) throw new ProbeTimeout();
+    };
+    // The translation gets a smaller part of the slice: where the probe pays off, φ's automaton
+    // is small (36–45 states, under 0.6 s), and a costly one is better left to the usual schedule.
+    const translationEnd = Math.min(sliceEnd, began + Math.max(200, (budget.deadline - began) / 16));
+    try {
+      const ucw = union(disjuncts(dualFormula).map((p) => ucwFromTgba(translateLtl(p, { deadline: translationEnd, tick }))));
+      progress(`automaton for φ: ${ucw.stateCount} states (probed before the large primal game)`);
+      dual = dualTableFor(ucw);
+      const game = solveBounded(dual, Kd, nodeCap, sliceTick);
+      progress(`dual K=${Kd}: ${game.status} (${game.nodeCount} positions)`);
+      if (game.status === 'win') return unrealizable(game);
+      if (game.status === 'overflow') dualStuck = true;
+      Kd = K_SCHEDULE(Kd);
+    } catch (err) {
+      const sliceOver = err instanceof ProbeTimeout || err instanceof TimeoutError;
+      if (!sliceOver || performance.now() > budget.deadline) throw err;
+      progress('the dual probe did not finish in its slice');
+    } finally {
+      spentDual += performance.now() - began;
+    }
+    return undefined;
+  }
 
   function realizable(game: SolvedGame): GameOutcome {
     const stats = { K: game.K, automatonStates: game.table.ucw.stateCount, gamePositions: game.nodeCount };

@@ -142,10 +142,32 @@ export function splitGuards(
    * TSL signals this skips most of the thousands of output combinations.
    */
   minimalOnly = false,
+  /**
+   * Only the parts with inclusion-maximal sets of true guards are wanted (the adversary's choices
+   * in a game solved for the safety player: a subset of enabled edges is never worse for it). A
+   * branch whose guards that are true or still open all lie inside a part found earlier can only
+   * end in subsets, so it is cut off. Equivalent options are merged as well.
+   */
+  maximalOnly = false,
 ): SplitPart[] {
   const parts: SplitPart[] = [];
   const { dims } = mover;
   const foundTrue: number[][] = [];
+  const foundMasks: Uint8Array[] = [];
+  const coveredSoFar = (open: readonly number[]): boolean => {
+    for (const mask of foundMasks) {
+      let inside = true;
+      for (const j of open)
+        if (mask[j] === 0) {
+          inside = false;
+          break;
+        }
+      if (!inside) continue;
+      for (let j = 0; j < cur.length && inside; j++) if (cur[j] === 1 && mask[j] === 0) inside = false;
+      if (inside) return true;
+    }
+    return false;
+  };
   const dominatedSoFar = (): boolean => {
     for (const set of foundTrue) {
       let all = true;
@@ -175,11 +197,17 @@ export function splitGuards(
       if (l < best && mover.dimOfLevel.has(l)) best = l;
     }
     if (minimalOnly && dominatedSoFar()) return;
+    if (maximalOnly && coveredSoFar(open)) return;
     if (best === Infinity) {
       if (minimalOnly) {
         const on: number[] = [];
         for (let j = 0; j < cur.length; j++) if (cur[j] === 1) on.push(j);
         foundTrue.push(on);
+      }
+      if (maximalOnly) {
+        const mask = new Uint8Array(cur.length);
+        for (let j = 0; j < cur.length; j++) if (cur[j] === 1) mask[j] = 1;
+        foundMasks.push(mask);
       }
       parts.push({ cube: { ...cube }, residual: cur.slice(), merged });
       return;
