@@ -1,5 +1,5 @@
 /**
- * Exact minimization of extracted controllers (SAT-based, for small machines).
+ * Exact minimization of extracted controllers (backtracking, then SAT; for small machines).
  *
  * A controller leaves outputs free (missing from a cube), so two states that never disagree on an
  * output they both fix can merge even though they are not bisimilar: this is minimization of an
@@ -9,13 +9,18 @@
  * runs of the original with output freedom narrowed, so it satisfies whatever the original did;
  * the caller still verifies it independently.
  *
- * The budget is deterministic (state and clause counts, never wall-clock time): generated modules
- * are compared byte-for-byte by `tslc compile --check`, so the same controller must come out on
- * every machine. MiniSat (logic-solver) is itself deterministic.
+ * The minimum is first sought by backtracking (colouring.ts), which settles the small machines
+ * most specs produce without loading MiniSat; only when its node budget runs out is the same
+ * question put to the SAT solver.
+ *
+ * The budgets are deterministic (state, node and clause counts, never wall-clock time): generated
+ * modules are compared byte-for-byte by `tslc compile --check`, so the same controller must come
+ * out on every machine. MiniSat (logic-solver) is itself deterministic.
  */
 import { createRequire } from 'node:module';
 import type LogicSolver from 'logic-solver';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
+import { minimumColouring } from './colouring.js';
 import { minimizeMealy } from './extract.js';
 
 /**
@@ -65,10 +70,48 @@ function meet(a: Cube, b: Cube): Cube | undefined {
 }
 
 /**
+ * Search nodes the backtracking colouring may spend per call before handing the machine to
+ * MiniSat. Machines of up to 20 states settle far below this; it only bounds pathological ones.
+ */
+export const DEFAULT_SEARCH_NODES = 100_000;
+
+/** Internal knobs, for tests. */
+export interface ExactOptions {
+  /** Node budget of the backtracking search; 0 sends every machine straight to MiniSat. */
+  readonly searchNodes?: number;
+}
+
+/** A minimum colouring of the bisimulation-minimized machine `m`, and which path found it. */
+export interface ExactColouring {
+  readonly m: MealyMachine;
+  readonly byState: readonly MealyTransition[][];
+  readonly k: number;
+  readonly colour: Int32Array;
+  readonly path: 'search' | 'sat';
+  /** Backtracking nodes spent (the whole budget when the SAT path answered). */
+  readonly searchNodes: number;
+}
+
+let satRuns = 0;
+/** How many times the SAT path has run in this process (tests check the search settles small machines). */
+export function satRunCount(): number {
+  return satRuns;
+}
+
+/**
  * The smallest machine found within the budget whose behaviour the (bisimulation-minimized)
  * input allows; `undefined` when the budget is exceeded or nothing smaller exists.
  */
-export function exactMinimize(machine: MealyMachine, budget: ExactBudget = DEFAULT_EXACT_BUDGET): MealyMachine | undefined {
+export function exactMinimize(machine: MealyMachine, budget: ExactBudget = DEFAULT_EXACT_BUDGET, options: ExactOptions = {}): MealyMachine | undefined {
+  const found = exactColouring(machine, budget, options);
+  return found && minimizeMealy(merge(found.m, found.byState, found.colour, found.k));
+}
+
+/**
+ * The fewest colours (< the bisimulation-minimized state count) for a valid partition, by
+ * backtracking within `options.searchNodes`, else by SAT within `budget.maxClauses`.
+ */
+export function exactColouring(machine: MealyMachine, budget: ExactBudget = DEFAULT_EXACT_BUDGET, options: ExactOptions = {}): ExactColouring | undefined {
   const m = minimizeMealy(machine);
   const n = m.stateCount;
   if (n <= 1 || n > budget.maxStates) return undefined;
@@ -87,8 +130,23 @@ export function exactMinimize(machine: MealyMachine, budget: ExactBudget = DEFAU
           if (a.to !== b.to) implied[s][t].push([Math.min(a.to, b.to), Math.max(a.to, b.to)]);
         }
 
-  if (incompatibleCliqueSize(incompatible, n) === n) return undefined;
+  const lowerBound = incompatibleCliqueSize(incompatible, n);
+  if (lowerBound === n) return undefined;
 
+  const searched = minimumColouring({ n, incompatible, implied }, lowerBound, options.searchNodes ?? DEFAULT_SEARCH_NODES);
+  if (searched.kind === 'none') return undefined;
+  if (searched.kind === 'found') return { m, byState, k: searched.k, colour: searched.colour, path: 'search', searchNodes: searched.nodes };
+  const sat = satColouring(n, incompatible, implied, budget);
+  return sat && { m, byState, ...sat, path: 'sat', searchNodes: searched.nodes };
+}
+
+/** The SAT encoding: fewest colours first, the first satisfiable bound is the minimum. */
+function satColouring(
+  n: number,
+  incompatible: readonly boolean[][],
+  implied: readonly [number, number][][][],
+  budget: ExactBudget,
+): { k: number; colour: Int32Array } | undefined {
   // Colours 0..n-2 (n-1 colours would already beat bisimulation); state 0 (initial) gets colour 0
   // and state i only colours ≤ i (symmetry breaking).
   const colours = n - 1;
@@ -118,10 +176,10 @@ export function exactMinimize(machine: MealyMachine, budget: ExactBudget = DEFAU
     }
   if (clauses.length > budget.maxClauses) return undefined;
 
+  satRuns++;
   const Logic = loadLogic();
   const solver = new Logic.Solver();
   for (const c of clauses) solver.require(Logic.or(...c));
-  // Fewest colours first: the first satisfiable bound is the minimum over partitions.
   for (let k = 1; k < n; k++) {
     const unused: string[] = [];
     for (let s = 0; s < n; s++) for (let c = k; c < colours; c++) unused.push(`-${x(s, c)}`);
@@ -132,7 +190,7 @@ export function exactMinimize(machine: MealyMachine, budget: ExactBudget = DEFAU
       const match = /^x(\d+)_(\d+)$/.exec(v);
       if (match) colour[Number(match[1])] = Number(match[2]);
     }
-    return minimizeMealy(merge(m, byState, colour, k));
+    return { k, colour };
   }
   return undefined;
 }
