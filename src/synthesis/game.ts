@@ -25,9 +25,10 @@ export interface Mover {
 }
 
 export interface Choice {
+  /** The second mover's part; its residual guards are dropped (the enabled edges say it all). */
   readonly part: SplitPart;
-  /** Enabled automaton edges (sorted indices into ucw.edges). */
-  readonly edges: Int32Array;
+  /** Enabled automaton edges (sorted indices into ucw.edges). A plain array: there are millions. */
+  readonly edges: readonly number[];
   /** Index of the choice that stands for this one after dominance pruning (itself if kept). */
   readonly rep: number;
 }
@@ -99,6 +100,8 @@ export class MoveTable {
     if (hit) return hit;
     const edgeIds: number[] = [];
     for (const q of active) edgeIds.push(...this.ucw.out[q]);
+    // Ascending, so each choice's enabled edges come out sorted without a sort per choice.
+    edgeIds.sort((a, b) => a - b);
     // Splitting works on distinct guard nodes: product automata repeat the same guard on many
     // edges (4–5× on large corpus specs), and every split step costs one pass over the guards.
     const slotOf = new Map<Node, number>();
@@ -128,13 +131,15 @@ export class MoveTable {
     const firstFatal = this.secondIsSafety ? undefined : fatal;
     const secondFatal = this.secondIsSafety ? fatal : undefined;
     for (const lp0 of splitGuards(this.bdd, guards, this.firstIndex, this.first.merge, tick, firstFatal)) {
-      let lp = lp0;
+      // Parts are kept without their residual guards: the cache holds every position's leaves.
+      const lp = lp0.withoutResidual();
+      let residual = lp0.residual;
       if (filtered) {
-        if (lp0.residual[filterSlot] === ZERO) {
-          excluded.push(lp0);
+        if (residual[filterSlot] === ZERO) {
+          excluded.push(lp);
           continue;
         }
-        lp = { ...lp0, residual: lp0.residual.slice(0, filterSlot) };
+        residual = residual.slice(0, filterSlot);
       }
       const fatalParts: SplitPart[] = [];
       // The safety player as second mover only ever uses its minimal choices (extraction picks
@@ -142,19 +147,18 @@ export class MoveTable {
       // a counterstrategy answers every output.
       const skip = this.minimalChoicesOnly;
       const maximalOnly = skip && !this.secondIsSafety;
-      const parts = splitGuards(this.bdd, lp.residual, this.secondIndex, this.second.merge || maximalOnly, tick, secondFatal, fatalParts, this.secondIsSafety && skip, maximalOnly);
-      const raw = parts.map((p) => {
+      const parts = splitGuards(this.bdd, residual, this.secondIndex, this.second.merge || maximalOnly, tick, secondFatal, fatalParts, this.secondIsSafety && skip, maximalOnly);
+      const edgeSets = parts.map((p) => {
         const on: number[] = [];
-        edgeSlot.forEach((slot, j) => {
-          const g = p.residual[slot];
+        for (let j = 0; j < edgeSlot.length; j++) {
+          const g = p.residual[edgeSlot[j]];
           if (g === ONE) on.push(edgeIds[j]);
           else if (g !== ZERO) throw new Error(`guard still open after splitting: proposition not declared?`);
-        });
-        on.sort((a, b) => a - b);
-        return { part: p, edges: Int32Array.from(on) };
+        }
+        return on;
       });
-      const reps = dominance(raw.map((r) => r.edges), this.secondIsSafety);
-      const choices = raw.map((r, i) => ({ ...r, rep: reps[i] }));
+      const reps = dominance(edgeSets, this.secondIsSafety);
+      const choices: Choice[] = parts.map((part, i) => ({ part: part.withoutResidual(), edges: edgeSets[i], rep: reps[i] }));
       leaves.push({ part: lp, choices, kept: choices.flatMap((c, i) => (c.rep === i ? [i] : [])), fatal: fatalParts });
     }
     if (this.cache.size > 200_000) {
@@ -167,7 +171,7 @@ export class MoveTable {
   }
 }
 
-function subset(a: Int32Array, b: Int32Array): boolean {
+function subset(a: readonly number[], b: readonly number[]): boolean {
   if (a.length > b.length) return false;
   let j = 0;
   for (let i = 0; i < a.length; i++) {
@@ -183,7 +187,7 @@ function subset(a: Int32Array, b: Int32Array): boolean {
  * maximal). Sets are visited by size (stable, so earlier — preferred — choices win ties) and
  * compared only with the sets kept so far: a dominating set is never larger (smaller).
  */
-function dominance(sets: readonly Int32Array[], keepMinimal: boolean): number[] {
+function dominance(sets: readonly (readonly number[])[], keepMinimal: boolean): number[] {
   const order = sets.map((_, i) => i);
   order.sort((a, b) => (keepMinimal ? sets[a].length - sets[b].length : sets[b].length - sets[a].length));
   const rep = new Array<number>(sets.length);
@@ -250,11 +254,25 @@ export function solveBounded(table: MoveTable, K: number, requestedCap: number, 
   let overflow = false;
 
   // Positions are keyed by their active entries only (sparse), built from `touched`.
+  // Two UTF-16 units per active entry: the state's low bits, then its high bits with the counter.
+  // Entries go in state order: a scan of the vector when many are active, else a sort of `touched`.
+  const keyUnits = new Uint16Array(2 * n);
   const keyOf = (v: Int8Array, touched: number[]): string => {
-    touched.sort((x, y) => x - y);
-    const parts: number[] = [];
-    for (const q of touched) parts.push(q * 128 + v[q]);
-    return String.fromCharCode(...parts.map((x) => x & 0xffff), ...parts.map((x) => x >>> 16));
+    let m = 0;
+    const put = (q: number) => {
+      keyUnits[m++] = q & 0xffff;
+      keyUnits[m++] = ((q >>> 16) << 8) | (v[q] & 0xff);
+    };
+    if (touched.length * 8 >= n) {
+      for (let q = 0; q < n; q++) if (v[q] >= 0) put(q);
+    } else {
+      touched.sort((x, y) => x - y);
+      for (const q of touched) put(q);
+    }
+    let key = '';
+    // In chunks: `apply` passes each unit as an argument, and engines cap the argument count.
+    for (let i = 0; i < m; i += 8192) key += String.fromCharCode.apply(null, keyUnits.subarray(i, Math.min(m, i + 8192)) as unknown as number[]);
+    return key;
   };
   const nodeOf = (v: Int8Array, touched: number[]): number => {
     const key = keyOf(v, touched);

@@ -149,8 +149,8 @@ export function splitGuards(
    * end in subsets, so it is cut off. Equivalent options are merged as well.
    */
   maximalOnly = false,
-): SplitPart[] {
-  const parts: SplitPart[] = [];
+): LazyPart[] {
+  const parts: LazyPart[] = [];
   const { dims } = mover;
   const foundTrue: number[][] = [];
   const foundMasks: Uint8Array[] = [];
@@ -189,7 +189,12 @@ export function splitGuards(
   // Only touched entries can have become constant: reuse `open` when none did.
   const stillOpen = (open: readonly number[], touched: readonly number[]): readonly number[] =>
     touched.some((j) => cur[j] <= 1) ? open.filter((j) => cur[j] > 1) : open;
-  const rec = (open: readonly number[], cube: Record<string, boolean>, merged: Cube[][]): void => {
+  // The options chosen on the current branch; a part's cube is built from them only when read
+  // (spreading a cube object at every branch was a fifth of the enumeration's time, and most
+  // parts are never read: only the strategy's choices are).
+  const chosen: Cube[] = [];
+  const part = (residual: readonly Node[], merged: readonly (readonly Cube[])[]) => new LazyPart(chosen.slice(), residual, merged);
+  const rec = (open: readonly number[], merged: Cube[][]): void => {
     tick();
     let best = Infinity;
     for (const j of open) {
@@ -209,7 +214,7 @@ export function splitGuards(
         for (let j = 0; j < cur.length; j++) if (cur[j] === 1) mask[j] = 1;
         foundMasks.push(mask);
       }
-      parts.push({ cube: { ...cube }, residual: cur.slice(), merged });
+      parts.push(part(cur.slice(), merged));
       return;
     }
     const d = mover.dimOfLevel.get(best)!;
@@ -218,37 +223,33 @@ export function splitGuards(
     // Below the dimension's deepest level a guard cannot mention it (levels grow downwards).
     const deepest = single ? best : Math.max(...mover.levels[d]);
     const touched = open.filter((j) => (single ? bdd.level(cur[j]) === best : bdd.level(cur[j]) <= deepest));
-    const order = [dim.preferred, ...dim.options.keys()].filter((v, i, all) => all.indexOf(v) === i);
-    // Two options are equivalent iff they change the same guards to the same nodes.
+    const order = orderOf(dim);
+    // Two options are equivalent iff they change the same guards to the same nodes (a dimension
+    // has a handful of options, so comparing change lists directly beats building string keys).
     type Branch = { option: Cube; changes: number[]; same: Cube[] };
     const branches: Branch[] = [];
-    const byKey = new Map<string, Branch>();
     for (const o of order) {
       const option = dim.options[o];
       const changes: number[] = [];
-      let key = '';
       for (const j of touched) {
         const g = cur[j];
         const next = single ? (option[dim.vars[0]] ? bdd.high(g) : bdd.low(g)) : bdd.restrict(g, mover.levels[d], mover.values[d][o], d * 1024 + o);
         if (next === g) continue;
         changes.push(j, next);
-        key += `${j}:${next},`;
       }
-      const earlier = merge ? byKey.get(key) : undefined;
+      const earlier = merge ? branches.find((b) => sameChanges(b.changes, changes)) : undefined;
       if (earlier) {
         earlier.same.push(option);
         continue;
       }
-      const branch = { option, changes, same: [option] };
-      byKey.set(key, branch);
-      branches.push(branch);
+      branches.push({ option, changes, same: [option] });
     }
     const saved = touched.map((j) => cur[j]);
     const restore = () => touched.forEach((j, i) => (cur[j] = saved[i]));
     if (merge && branches.length === 1 && single) {
       const { changes } = branches[0];
       for (let i = 0; i < changes.length; i += 2) cur[changes[i]] = changes[i + 1];
-      rec(stillOpen(open, touched), cube, merged);
+      rec(stillOpen(open, touched), merged);
       restore();
       return;
     }
@@ -259,17 +260,55 @@ export function splitGuards(
         cur[changes[i]] = changes[i + 1];
         if (changes[i + 1] === 1 && fatal?.[changes[i]]) enablesFatal = true;
       }
-      const nextCube = { ...cube, ...b.option };
       const nextMerged = b.same.length > 1 ? [...merged, b.same] : merged;
-      if (enablesFatal || fatalFromStart) pruned?.push({ cube: nextCube, residual: cur.slice(), merged: nextMerged });
-      else rec(stillOpen(open, touched), nextCube, nextMerged);
+      chosen.push(b.option);
+      if (enablesFatal || fatalFromStart) pruned?.push(part(cur.slice(), nextMerged));
+      else rec(stillOpen(open, touched), nextMerged);
+      chosen.pop();
       restore();
     }
   };
   const open: number[] = [];
   for (let j = 0; j < cur.length; j++) if (cur[j] > 1) open.push(j);
-  rec(open, {}, []);
+  rec(open, []);
   return parts;
+}
+
+const NO_RESIDUAL: readonly Node[] = [];
+
+/** A part whose cube is assembled from the chosen options on first use. */
+export class LazyPart implements SplitPart {
+  #cube: Cube | undefined;
+  constructor(
+    private readonly options: readonly Cube[],
+    readonly residual: readonly Node[],
+    readonly merged: readonly (readonly Cube[])[],
+  ) {}
+  get cube(): Cube {
+    this.#cube ??= Object.assign({}, ...this.options) as Cube;
+    return this.#cube;
+  }
+  /**
+   * The same part without its residual guards, for keeping: a move table holds millions of
+   * second-mover parts, whose residuals are dead once their enabled edges are known.
+   */
+  withoutResidual(): LazyPart {
+    return new LazyPart(this.options, NO_RESIDUAL, this.merged);
+  }
+}
+
+const optionOrder = new WeakMap<Dimension, readonly number[]>();
+/** The dimension's options, preferred one first. */
+function orderOf(dim: Dimension): readonly number[] {
+  let order = optionOrder.get(dim);
+  if (!order) optionOrder.set(dim, (order = [dim.preferred, ...[...dim.options.keys()].filter((o) => o !== dim.preferred)]));
+  return order;
+}
+
+function sameChanges(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Complete a cube with the preferred option of every dimension it leaves open. */
