@@ -25,7 +25,7 @@ export interface Mover {
 }
 
 export interface Choice {
-  /** The second mover's part; its residual guards are dropped (the enabled edges say it all). */
+  /** The second mover's part (its residual holds just the enabled edges, see movesFor). */
   readonly part: SplitPart;
   /** Enabled automaton edges (sorted indices into ucw.edges). A plain array: there are millions. */
   readonly edges: readonly number[];
@@ -147,19 +147,37 @@ export class MoveTable {
       // a counterstrategy answers every output.
       const skip = this.minimalChoicesOnly;
       const maximalOnly = skip && !this.secondIsSafety;
-      const parts = splitGuards(this.bdd, residual, this.secondIndex, this.second.merge || maximalOnly, tick, secondFatal, fatalParts, this.secondIsSafety && skip, maximalOnly);
-      const edgeSets = parts.map((p) => {
+      // Each second-mover part keeps only its enabled edges (ascending, as edgeIds are).
+      const enabledEdges = (atLeaf: readonly Node[]): number[] => {
         const on: number[] = [];
         for (let j = 0; j < edgeSlot.length; j++) {
-          const g = p.residual[edgeSlot[j]];
+          const g = atLeaf[edgeSlot[j]];
           if (g === ONE) on.push(edgeIds[j]);
           else if (g !== ZERO) throw new Error(`guard still open after splitting: proposition not declared?`);
         }
         return on;
-      });
+      };
+      const parts = splitGuards(
+        this.bdd,
+        residual,
+        this.secondIndex,
+        this.second.merge || maximalOnly,
+        tick,
+        secondFatal,
+        fatalParts,
+        this.secondIsSafety && skip,
+        maximalOnly,
+        enabledEdges,
+      );
+      const edgeSets = parts.map((p) => p.residual);
       const reps = dominance(edgeSets, this.secondIsSafety);
-      const choices: Choice[] = parts.map((part, i) => ({ part: part.withoutResidual(), edges: edgeSets[i], rep: reps[i] }));
-      leaves.push({ part: lp, choices, kept: choices.flatMap((c, i) => (c.rep === i ? [i] : [])), fatal: fatalParts });
+      const choices: Choice[] = [];
+      const kept: number[] = [];
+      for (let i = 0; i < parts.length; i++) {
+        choices.push({ part: parts[i], edges: edgeSets[i], rep: reps[i] });
+        if (reps[i] === i) kept.push(i);
+      }
+      leaves.push({ part: lp, choices, kept, fatal: fatalParts });
     }
     if (this.cache.size > 200_000) {
       this.cache.clear();
@@ -266,7 +284,13 @@ export function solveBounded(table: MoveTable, K: number, requestedCap: number, 
     if (touched.length * 8 >= n) {
       for (let q = 0; q < n; q++) if (v[q] >= 0) put(q);
     } else {
-      touched.sort((x, y) => x - y);
+      // Insertion sort: `touched` is short here, and the comparator call of sort() dominated.
+      for (let i = 1; i < touched.length; i++) {
+        const x = touched[i];
+        let j = i - 1;
+        while (j >= 0 && touched[j] > x) touched[j + 1] = touched[j--];
+        touched[j + 1] = x;
+      }
       for (const q of touched) put(q);
     }
     let key = '';

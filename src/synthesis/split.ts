@@ -149,6 +149,12 @@ export function splitGuards(
    * end in subsets, so it is cut off. Equivalent options are merged as well.
    */
   maximalOnly = false,
+  /**
+   * What a part keeps of the guard vector at its leaf (default: a copy of all of it). A move
+   * table's second mover keeps just its enabled edges: copying hundreds of guards per part was
+   * most of the enumeration's garbage.
+   */
+  summarize: (guardsAtLeaf: readonly Node[]) => readonly Node[] = (g) => g.slice(),
 ): LazyPart[] {
   const parts: LazyPart[] = [];
   const { dims } = mover;
@@ -214,7 +220,7 @@ export function splitGuards(
         for (let j = 0; j < cur.length; j++) if (cur[j] === 1) mask[j] = 1;
         foundMasks.push(mask);
       }
-      parts.push(part(cur.slice(), merged));
+      parts.push(part(summarize(cur), merged));
       return;
     }
     const d = mover.dimOfLevel.get(best)!;
