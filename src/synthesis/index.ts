@@ -326,6 +326,8 @@ function mover(dims: Dimension[], merge: boolean): Mover {
 const LARGE_PRIMAL_AUTOMATON = 100;
 /** The dual probe's share of the remaining time (1/n). */
 const DUAL_PROBE_SHARE = 5;
+/** The first primal automaton's share of the remaining time, while the dual has not been tried (1/n). */
+const FIRST_PRIMAL_SHARE = 6;
 
 const K_SCHEDULE = (k: number) => (k < 4 ? k + 1 : Math.ceil(k * 1.5));
 
@@ -433,12 +435,12 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     progress(`automaton for φ: ${dualUcw.stateCount} states`);
     return dualTableFor(dualUcw);
   };
-  // While the other side may still answer, an automaton gets a third of the remaining time: one
+  // While the other side may still answer, an automaton gets a share of the remaining time: one
   // exponential translation (many `X` obligations under all assumptions) must not starve the
   // other game. `undefined` = the slice ran out; the global deadline still throws.
-  const sliced = (build: (deadline: number) => MoveTable, final: boolean): MoveTable | undefined => {
+  const sliced = (build: (deadline: number) => MoveTable, final: boolean, share = 3): MoveTable | undefined => {
     const now = performance.now();
-    const deadline = final ? budget.deadline : Math.min(budget.deadline, now + Math.max(200, (budget.deadline - now) / 3));
+    const deadline = final ? budget.deadline : Math.min(budget.deadline, now + Math.max(200, (budget.deadline - now) / share));
     try {
       return build(deadline);
     } catch (err) {
@@ -483,7 +485,11 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
       const switchToFull = primal !== undefined && !primalComplete && !fullBlocked && (Kp >= 2 || primalStuck);
       if (primal === undefined || switchToFull) {
         const label = switchToFull || sameParts ? 'all assumptions' : 'relevant assumptions';
-        const built = sliced((deadline) => primalTable(switchToFull ? fullParts : relevantParts, label, deadline), final);
+        // The first primal automaton gets a sixth: on the corpus a realizable spec's takes at most
+        // 0.6 s, while the ones that overrun (TwoCountersDisButAC, TwoCounters5) are refuted by
+        // the dual game, which needs the time.
+        const share = dual === undefined ? FIRST_PRIMAL_SHARE : 3;
+        const built = sliced((deadline) => primalTable(switchToFull ? fullParts : relevantParts, label, deadline), final, share);
         if (!built) {
           spentPrimal += performance.now() - began;
           progress(`automaton for ¬φ (${label}) did not fit its time slice`);
