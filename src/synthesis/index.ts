@@ -48,6 +48,13 @@ export interface SynthesisOptions {
   readonly games?: 'both' | 'primal' | 'dual';
   /** Solve independent parts separately (default true). */
   readonly decompose?: boolean;
+  /**
+   * Give up after this many milliseconds with `unknown` (reason `STOPPED_EARLY`) although
+   * `timeoutMs` is not used up. Time slices stay shares of the whole `timeoutMs`, so a run stopped
+   * early has done exactly what a full run would have done by then. `tslc check` uses it to try a
+   * spec in its own thread first and move one that needs longer to an isolated worker.
+   */
+  readonly stopAfterMs?: number;
 }
 
 export interface SynthesisStats {
@@ -69,6 +76,12 @@ export type SynthesisResult =
 export type CheckResult =
   | { verdict: 'realizable' | 'unrealizable'; seconds: number; stats: SynthesisStats }
   | { verdict: 'unknown'; reason: 'timeout' | string; seconds: number };
+
+/** The `unknown` reason when `stopAfterMs` ran out before `timeoutMs` did. */
+export const STOPPED_EARLY = 'stopped early';
+
+/** Thrown by the budget's tick when `stopAfterMs` has passed (never caught below `run`). */
+class StoppedEarly extends Error {}
 
 /** The `unknown` reason when the spec is realizable but its controller exceeds the size cap. */
 export const CONTROLLER_TOO_LARGE = 'realizable, but the controller is too large to build';
@@ -122,9 +135,13 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   const deadline = started + (options.timeoutMs ?? 60_000);
+  const stopAt = options.stopAfterMs === undefined ? Infinity : started + options.stopAfterMs;
   let ticks = 0;
   const tick = () => {
-    if ((++ticks & 255) === 0 && performance.now() > deadline) throw new Timeout();
+    if ((++ticks & 255) !== 0) return;
+    const now = performance.now();
+    if (now > deadline) throw new Timeout();
+    if (now > stopAt) throw new StoppedEarly();
   };
   const budget: Budget = { started, deadline, tick, progress: options.onProgress ?? (() => {}) };
   const declared = new Set([...inputNames(spec), ...outputNames(spec)]);
@@ -155,6 +172,7 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     };
   } catch (err) {
     if (err instanceof Timeout || err instanceof TimeoutError) return { verdict: 'unknown', reason: 'timeout', seconds: seconds() };
+    if (err instanceof StoppedEarly) return { verdict: 'unknown', reason: STOPPED_EARLY, seconds: seconds() };
     if (err instanceof ControllerTooLarge) return { verdict: 'unknown', reason: CONTROLLER_TOO_LARGE, seconds: seconds() };
     throw err;
   }

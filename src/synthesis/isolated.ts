@@ -1,13 +1,17 @@
 /**
- * Running realizability checks in a worker thread, so that a hard time limit holds even while the
- * solver is inside a step that does not poll the deadline (e.g. a huge LTL translation).
+ * Running realizability checks under a hard time limit, fast for small specs.
  *
- * One worker serves a whole batch, one request at a time: starting a worker and loading the solver
- * into it costs more than checking a small spec, so `IsolatedChecker` keeps it. A request that
- * passes its limit plus a grace period gets its worker terminated (that is the hard limit); the
- * next request starts a fresh one. `warm()` starts the worker before the first request, so its
- * module loading overlaps the caller's own start-up on another core. Used by `tslc check` and the
- * benchmark; when running from TypeScript sources (tests), checks run in-process instead.
+ * A request is first tried in this thread for a short while (`inProcessMs`, 500 ms by default):
+ * most specs are decided in tens of milliseconds, less than a worker thread takes to start and
+ * load the solver. Inside that attempt the solver stops itself when the time is up
+ * (`stopAfterMs`), and a `vm` timeout interrupts it even in a step that does not poll the clock.
+ * A spec that needs longer moves, with the rest of its time, to a worker thread, where the hard
+ * limit is terminating the worker and the heap is the worker's own.
+ *
+ * One worker serves the rest of a batch, one request at a time (once started it is warm, so later
+ * requests skip the in-process attempt). A request that passes its limit plus a grace period gets
+ * its worker terminated; the next request starts a fresh one. Used by `tslc check` and the
+ * benchmark; when running from TypeScript sources (tests), checks run in-process only.
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +52,11 @@ export interface CheckerOptions {
    * slow down in garbage collection.
    */
   readonly recycleHeapMb?: number;
+  /**
+   * How long a request is first tried in this thread (default 500 ms; 0 = always in a worker).
+   * Only while no worker has been started and this thread's heap is below `recycleHeapMb`.
+   */
+  readonly inProcessMs?: number;
 }
 
 const workerFile = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -63,6 +72,9 @@ export function frontEndOf(request: Pick<IsolatedRequest, 'file' | 'ltl'>): Fron
   return ext === '.tsl' ? 'tsl' : ext === '.tlsf' ? 'tlsf' : undefined;
 }
 
+/** Default of `CheckerOptions.inProcessMs`: below it a worker costs more than it protects. */
+export const IN_PROCESS_MS = 500;
+
 interface Pending {
   readonly resolve: (r: IsolatedResult) => void;
   readonly started: number;
@@ -70,9 +82,10 @@ interface Pending {
 }
 
 /**
- * Checks requests one after another in a reused worker thread, each under a hard time limit.
- * Concurrent `check` calls queue; for parallelism use several checkers. Call `close()` at the end
- * (an idle worker does not keep the process alive, but closing frees it at once).
+ * Checks requests one after another, each under a hard time limit: first briefly in this thread,
+ * then in a reused worker thread. Concurrent `check` calls queue; for parallelism use several
+ * checkers. Call `close()` at the end (an idle worker does not keep the process alive, but closing
+ * frees it at once).
  */
 export class IsolatedChecker {
   #worker: Worker | undefined;
@@ -80,28 +93,36 @@ export class IsolatedChecker {
   #queue: Promise<unknown> = Promise.resolve();
   #frontEnds: readonly FrontEnd[] = [];
   #started = 0;
+  /** Set once an in-process attempt was interrupted mid-step: later requests go to a worker. */
+  #inProcessSpoiled = false;
   readonly #graceMs: number;
   readonly #recycleHeapMb: number;
+  readonly #inProcessMs: number;
 
   constructor(options: CheckerOptions = {}) {
     this.#graceMs = options.graceMs ?? 2000;
     this.#recycleHeapMb = options.recycleHeapMb ?? 1024;
+    this.#inProcessMs = options.inProcessMs ?? IN_PROCESS_MS;
   }
 
-  /** How many worker threads this checker has started (one, unless requests hit their limit). */
+  /** How many worker threads this checker has started (none while in-process attempts suffice). */
   get workersStarted(): number {
     return this.#started;
   }
 
-  /** Starts the worker now, loading the solver and the front ends `upcoming` requests need. */
+  /**
+   * Prepares for `upcoming` requests: the front ends they need are loaded into a worker as soon as
+   * one starts, and with in-process attempts off the worker starts now, so its module loading
+   * overlaps the caller's own start-up on another core.
+   */
   warm(upcoming: ReadonlyArray<Pick<IsolatedRequest, 'file' | 'ltl'>> = []): this {
     this.#frontEnds = [...new Set(upcoming.map(frontEndOf).filter((f): f is FrontEnd => f !== undefined))];
-    this.#ensureWorker();
+    if (this.#inProcessMs <= 0) this.#ensureWorker();
     return this;
   }
 
   check(request: IsolatedRequest): Promise<IsolatedResult> {
-    const answer = this.#queue.then(() => this.#send(request));
+    const answer = this.#queue.then(() => this.#checkOne(request));
     this.#queue = answer.catch(() => undefined);
     return answer;
   }
@@ -112,6 +133,21 @@ export class IsolatedChecker {
     const worker = this.#worker;
     this.#worker = undefined;
     if (worker) await worker.terminate();
+  }
+
+  async #checkOne(request: IsolatedRequest): Promise<IsolatedResult> {
+    const tryHere =
+      this.#inProcessMs > 0 && this.#worker === undefined && !this.#inProcessSpoiled && process.memoryUsage().heapUsed / 2 ** 20 < this.#recycleHeapMb;
+    if (!tryHere) return this.#send(request);
+    const hardLimitMs = Math.min(request.timeoutMs, this.#inProcessMs) + this.#graceMs;
+    const attempt = await runInProcess(request, { stopAfterMs: this.#inProcessMs, hardLimitMs });
+    if (!('handOver' in attempt)) return attempt;
+    if (attempt.interrupted) this.#inProcessSpoiled = true;
+    const remainingMs = request.timeoutMs - attempt.seconds * 1000;
+    if (remainingMs <= 0) return { verdict: 'unknown', reason: 'timeout', seconds: attempt.seconds };
+    const result = await this.#send({ ...request, timeoutMs: remainingMs });
+    // The caller sees one check: its time includes the attempt in this thread.
+    return { ...result, seconds: attempt.seconds + result.seconds };
   }
 
   #send(request: IsolatedRequest): Promise<IsolatedResult> {
@@ -179,7 +215,7 @@ export class IsolatedChecker {
 
 /** One request in a worker of its own (terminated afterwards). */
 export async function runIsolated(request: IsolatedRequest): Promise<IsolatedResult> {
-  const checker = new IsolatedChecker();
+  const checker = new IsolatedChecker({ inProcessMs: 0 });
   try {
     return await checker.check(request);
   } finally {
@@ -187,30 +223,91 @@ export async function runIsolated(request: IsolatedRequest): Promise<IsolatedRes
   }
 }
 
-/** The same request, in-process (tests, or when isolation is impossible). */
-export async function runInProcess(request: IsolatedRequest): Promise<IsolatedResult> {
+/** How an in-process run may be cut short, for the checker's first attempt. */
+export interface InProcessLimits {
+  /** The solver stops itself after this long (`SynthesisOptions.stopAfterMs`). */
+  readonly stopAfterMs: number;
+  /** The solving step is interrupted after this long even where it does not poll the clock. */
+  readonly hardLimitMs: number;
+}
+
+/** An in-process attempt that did not finish in its limits: the request should go elsewhere. */
+export interface HandOver {
+  readonly handOver: true;
+  readonly seconds: number;
+  /** The solver was interrupted mid-step (by the hard limit), not stopped at a poll. */
+  readonly interrupted: boolean;
+}
+
+const SOLVE_HOOK = Symbol.for('tslc.isolated.solve');
+type HookHost = { [SOLVE_HOOK]?: () => void };
+let interruptible: import('node:vm').Script | undefined;
+
+/**
+ * Runs `solve` synchronously, interrupted after `ms` even inside a step that never polls the
+ * clock: a `vm` timeout terminates whatever JavaScript runs under it. Returns false when it was
+ * interrupted. The solver's module-level caches stay consistent under interruption: each memo
+ * entry is stored only after its value is complete (an id counter may skip a number).
+ */
+async function runWithHardLimit(solve: () => void, ms: number): Promise<boolean> {
+  const vm = await import('node:vm');
+  interruptible ??= new vm.Script('globalThis[Symbol.for("tslc.isolated.solve")]()');
+  const host = globalThis as HookHost;
+  host[SOLVE_HOOK] = solve;
+  try {
+    interruptible.runInThisContext({ timeout: Math.max(1, Math.round(ms)) });
+    return true;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return false;
+    throw err;
+  } finally {
+    delete host[SOLVE_HOOK];
+  }
+}
+
+/**
+ * The same request, in-process (the worker's side, tests, or when isolation is impossible). With
+ * `limits`, a run that needs longer than they allow comes back as a `HandOver`.
+ */
+export async function runInProcess(request: IsolatedRequest): Promise<IsolatedResult>;
+export async function runInProcess(request: IsolatedRequest, limits: InProcessLimits): Promise<IsolatedResult | HandOver>;
+export async function runInProcess(request: IsolatedRequest, limits?: InProcessLimits): Promise<IsolatedResult | HandOver> {
   const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
   const { UserError } = await import('../diagnostics/diagnostic.js');
   try {
     const { loadGame, loadLtlGame } = await import('../frontend/load.js');
     const spec = request.ltl
       ? await loadLtlGame(request.ltl.formula, request.ltl.ins, request.ltl.outs)
       : await loadGame(request.file!, { params: request.params });
-    const { checkRealizability, synthesizeController, CONTROLLER_TOO_LARGE } = await import('./index.js');
+    const { checkRealizability, synthesizeController, CONTROLLER_TOO_LARGE, STOPPED_EARLY } = await import('./index.js');
     const remaining = Math.max(1, request.timeoutMs - (performance.now() - started));
-    if (request.synthesize) {
-      // States are reported for realizable specs only: no counterstrategy is built.
-      const r = synthesizeController(spec, { timeoutMs: remaining });
-      if (r.verdict === 'unknown' && r.reason === CONTROLLER_TOO_LARGE)
-        return { verdict: 'realizable', seconds: (performance.now() - started) / 1000, reason: r.reason };
-      const states = r.verdict === 'realizable' ? r.controller.stateCount : undefined;
-      return { verdict: r.verdict, seconds: (performance.now() - started) / 1000, states, reason: r.verdict === 'unknown' ? r.reason : undefined };
+    const options = { timeoutMs: remaining, stopAfterMs: limits?.stopAfterMs };
+    let result: IsolatedResult | undefined;
+    const solve = (): void => {
+      if (request.synthesize) {
+        // States are reported for realizable specs only: no counterstrategy is built.
+        const r = synthesizeController(spec, options);
+        if (r.verdict === 'unknown' && r.reason === CONTROLLER_TOO_LARGE) result = { verdict: 'realizable', seconds: seconds(), reason: r.reason };
+        else {
+          const states = r.verdict === 'realizable' ? r.controller.stateCount : undefined;
+          result = { verdict: r.verdict, seconds: seconds(), states, reason: r.verdict === 'unknown' ? r.reason : undefined };
+        }
+      } else {
+        const r = checkRealizability(spec, options);
+        result = { verdict: r.verdict, seconds: seconds(), reason: r.verdict === 'unknown' ? r.reason : undefined };
+      }
+    };
+    if (!limits) {
+      solve();
+      return result!;
     }
-    const r = checkRealizability(spec, { timeoutMs: remaining });
-    return { verdict: r.verdict, seconds: (performance.now() - started) / 1000, reason: r.verdict === 'unknown' ? r.reason : undefined };
+    if (!(await runWithHardLimit(solve, limits.hardLimitMs - (performance.now() - started))))
+      return { handOver: true, seconds: seconds(), interrupted: true };
+    if (result!.verdict === 'unknown' && result!.reason === STOPPED_EARLY) return { handOver: true, seconds: seconds(), interrupted: false };
+    return result!;
   } catch (err) {
-    const seconds = (performance.now() - started) / 1000;
-    if (err instanceof UserError) return { verdict: 'error', seconds, userError: err.diagnostics, message: err.message };
-    return { verdict: 'error', seconds, message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+    if (err instanceof UserError) return { verdict: 'error', seconds: seconds(), userError: err.diagnostics, message: err.message };
+    return { verdict: 'error', seconds: seconds(), message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }
 }

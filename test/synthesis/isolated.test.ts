@@ -1,8 +1,10 @@
 /**
- * IsolatedChecker (src/synthesis/isolated.ts): one worker thread answers a batch of requests in
- * turn, a request that passes its hard limit costs its worker (a fresh one serves the next), and
- * `runIsolated` still answers single requests. Workers run compiled code, so this uses dist/
- * (`npm test` builds first) and skips without it.
+ * IsolatedChecker (src/synthesis/isolated.ts): small specs are answered in this thread without a
+ * worker; a spec that needs longer moves to a worker, which then answers the rest of the batch in
+ * turn; a request that passes its hard limit costs its worker (a fresh one serves the next); an
+ * in-process run interrupted by its hard limit leaves the solver usable; `runIsolated` still
+ * answers single requests. Workers run compiled code, so this uses dist/ (`npm test` builds
+ * first) and skips without it.
  */
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +27,7 @@ describe.skipIf(!built)('IsolatedChecker', () => {
   let good: string;
   let bad: string;
   let broken: string;
+  const adventure = join(root, 'specs/adventure.tsl');
   beforeAll(async () => {
     isolated = (await import(pathToFileURL(compiled).href)) as Isolated;
     good = tlsf('good.tlsf', 'G (r -> F g)');
@@ -37,8 +40,33 @@ describe.skipIf(!built)('IsolatedChecker', () => {
     for (const c of checkers) await c.close();
   });
 
+  it('answers small specs in this thread, without starting a worker', async () => {
+    const checker = new isolated.IsolatedChecker();
+    checkers.push(checker);
+    const results = [
+      await checker.check({ file: good, timeoutMs: 20_000, synthesize: true }),
+      await checker.check({ file: bad, timeoutMs: 20_000, synthesize: true }),
+      await checker.check({ file: broken, timeoutMs: 20_000, synthesize: true }),
+    ];
+    expect(results.map((r) => r.verdict)).toEqual(['realizable', 'unrealizable', 'error']);
+    expect(results[0]).toMatchObject({ states: 1 });
+    expect(checker.workersStarted).toBe(0);
+  });
+
+  it('moves a spec that needs longer than the in-process attempt to a worker, which serves the rest', async () => {
+    // adventure.tsl takes the solver hundreds of milliseconds: far more than a 1 ms attempt.
+    const checker = new isolated.IsolatedChecker({ inProcessMs: 1 });
+    checkers.push(checker);
+    const moved = await checker.check({ file: adventure, timeoutMs: 60_000, synthesize: true });
+    expect(moved).toMatchObject({ verdict: 'realizable', states: 5 });
+    expect(checker.workersStarted).toBe(1);
+    // The worker is warm now: the next spec goes straight to it.
+    expect((await checker.check({ file: bad, timeoutMs: 20_000, synthesize: false })).verdict).toBe('unrealizable');
+    expect(checker.workersStarted).toBe(1);
+  });
+
   it('answers a batch in one worker, in order, with the right verdicts', async () => {
-    const checker = new isolated.IsolatedChecker().warm([{ file: good }, { ltl: { formula: '', ins: [], outs: [] } }]);
+    const checker = new isolated.IsolatedChecker({ inProcessMs: 0 }).warm([{ file: good }, { ltl: { formula: '', ins: [], outs: [] } }]);
     checkers.push(checker);
     const requests = [
       { file: good, timeoutMs: 20_000, synthesize: true },
@@ -57,7 +85,7 @@ describe.skipIf(!built)('IsolatedChecker', () => {
 
   it('replaces a worker whose request passed its hard limit, and the next request is answered', async () => {
     // No grace and a 1 ms limit: the timer fires long before a new worker has even booted.
-    const checker = new isolated.IsolatedChecker({ graceMs: 0 });
+    const checker = new isolated.IsolatedChecker({ graceMs: 0, inProcessMs: 0 });
     checkers.push(checker);
     const late = await checker.check({ file: good, timeoutMs: 1, synthesize: true });
     expect(late).toMatchObject({ verdict: 'unknown', reason: 'timeout' });
@@ -67,7 +95,7 @@ describe.skipIf(!built)('IsolatedChecker', () => {
   });
 
   it('replaces a worker whose heap passed the recycling threshold, after its answer', async () => {
-    const checker = new isolated.IsolatedChecker({ recycleHeapMb: 0 });
+    const checker = new isolated.IsolatedChecker({ recycleHeapMb: 0, inProcessMs: 0 });
     checkers.push(checker);
     expect((await checker.check({ file: good, timeoutMs: 20_000, synthesize: true })).verdict).toBe('realizable');
     expect((await checker.check({ file: good, timeoutMs: 20_000, synthesize: true })).verdict).toBe('realizable');
@@ -75,7 +103,7 @@ describe.skipIf(!built)('IsolatedChecker', () => {
   });
 
   it('after close, a new request starts a new worker', async () => {
-    const checker = new isolated.IsolatedChecker();
+    const checker = new isolated.IsolatedChecker({ inProcessMs: 0 });
     checkers.push(checker);
     await checker.check({ file: good, timeoutMs: 20_000, synthesize: false });
     await checker.close();

@@ -8,8 +8,9 @@
  * to src/external. Explanations and external tools are imported only when used, so a plain
  * `tslc check` on realizable specs loads neither.
  *
- * All specs of one run share one worker thread (src/synthesis/isolated.ts), started before
- * anything else so that its loading of the solver overlaps this thread's work.
+ * Specs are solved by one IsolatedChecker (src/synthesis/isolated.ts): each is tried in this
+ * thread for half a second, and one that needs longer moves to a worker thread (shared by the
+ * rest of the run) where the hard time limit and a separate heap protect this process.
  */
 import { UserError } from '../../diagnostics/diagnostic.js';
 import { ExitCode } from '../exit-codes.js';
