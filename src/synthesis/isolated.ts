@@ -15,6 +15,7 @@
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 
 export interface IsolatedRequest {
@@ -57,6 +58,13 @@ export interface CheckerOptions {
    * Only while no worker has been started and this thread's heap is below `recycleHeapMb`.
    */
   readonly inProcessMs?: number;
+  /**
+   * Keep V8's optimizing compiler off until this checker has spent `inProcessMs` solving in this
+   * thread, all requests together (default false). A short run is over before optimized code pays
+   * for its compilation, which also competes for a core; a long batch or a worker gets it back.
+   * The flag is process-wide, so this is for short-lived CLI processes only (`tslc check`).
+   */
+  readonly deferOptimization?: boolean;
 }
 
 const workerFile = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -98,11 +106,14 @@ export class IsolatedChecker {
   readonly #graceMs: number;
   readonly #recycleHeapMb: number;
   readonly #inProcessMs: number;
+  readonly #deferOptimization: boolean;
+  #inProcessSpentMs = 0;
 
   constructor(options: CheckerOptions = {}) {
     this.#graceMs = options.graceMs ?? 2000;
     this.#recycleHeapMb = options.recycleHeapMb ?? 1024;
     this.#inProcessMs = options.inProcessMs ?? IN_PROCESS_MS;
+    this.#deferOptimization = options.deferOptimization ?? false;
   }
 
   /** How many worker threads this checker has started (none while in-process attempts suffice). */
@@ -130,6 +141,7 @@ export class IsolatedChecker {
   /** Terminates the worker once the queued requests are answered. */
   async close(): Promise<void> {
     await this.#queue;
+    if (this.#deferOptimization) setOptimizingCompiler(true);
     const worker = this.#worker;
     this.#worker = undefined;
     if (worker) await worker.terminate();
@@ -140,9 +152,13 @@ export class IsolatedChecker {
       this.#inProcessMs > 0 && this.#worker === undefined && !this.#inProcessSpoiled && process.memoryUsage().heapUsed / 2 ** 20 < this.#recycleHeapMb;
     if (!tryHere) return this.#send(request);
     const hardLimitMs = Math.min(request.timeoutMs, this.#inProcessMs) + this.#graceMs;
+    if (this.#deferOptimization) setOptimizingCompiler(this.#inProcessSpentMs >= this.#inProcessMs);
     const attempt = await runInProcess(request, { stopAfterMs: this.#inProcessMs, hardLimitMs });
+    this.#inProcessSpentMs += attempt.seconds * 1000;
     if (!('handOver' in attempt)) return attempt;
     if (attempt.interrupted) this.#inProcessSpoiled = true;
+    // The worker inherits the process's V8 flags: a spec that needs long needs optimized code.
+    if (this.#deferOptimization) setOptimizingCompiler(true);
     const remainingMs = request.timeoutMs - attempt.seconds * 1000;
     if (remainingMs <= 0) return { verdict: 'unknown', reason: 'timeout', seconds: attempt.seconds };
     const result = await this.#send({ ...request, timeoutMs: remainingMs });
@@ -221,6 +237,11 @@ export async function runIsolated(request: IsolatedRequest): Promise<IsolatedRes
   } finally {
     await checker.close();
   }
+}
+
+/** Turns V8's optimizing compiler (TurboFan) on or off for the whole process. */
+function setOptimizingCompiler(on: boolean): void {
+  setFlagsFromString(on ? '--turbofan' : '--no-turbofan');
 }
 
 /** How an in-process run may be cut short, for the checker's first attempt. */

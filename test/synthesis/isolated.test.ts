@@ -6,6 +6,7 @@
  * answers single requests. Workers run compiled code, so this uses dist/ (`npm test` builds
  * first) and skips without it.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +64,29 @@ describe.skipIf(!built)('IsolatedChecker', () => {
     // The worker is warm now: the next spec goes straight to it.
     expect((await checker.check({ file: bad, timeoutMs: 20_000, synthesize: false })).verdict).toBe('unrealizable');
     expect(checker.workersStarted).toBe(1);
+  });
+
+  it('deferOptimization keeps TurboFan off while solving stays short, and turns it back on for a worker and at close', () => {
+    // %GetOptimizationStatus bit 16: the function runs optimized code (needs --allow-natives-syntax).
+    const script = `
+      import { IsolatedChecker } from ${JSON.stringify(pathToFileURL(compiled).href)};
+      const probe = () => { const f = (x) => x * 2 + 1; %PrepareFunctionForOptimization(f); f(1); f(2); %OptimizeFunctionOnNextCall(f); f(3); return (%GetOptimizationStatus(f) & 16) !== 0; };
+      const seen = {};
+      const short = new IsolatedChecker({ deferOptimization: true });
+      seen.small = (await short.check({ file: ${JSON.stringify(good)}, timeoutMs: 20000, synthesize: true })).verdict;
+      seen.whileShort = probe();
+      await short.close();
+      seen.afterClose = probe();
+      const long = new IsolatedChecker({ deferOptimization: true, inProcessMs: 1 });
+      seen.moved = (await long.check({ file: ${JSON.stringify(adventure)}, timeoutMs: 60000, synthesize: true })).verdict;
+      seen.afterMove = probe();
+      await long.close();
+      console.log(JSON.stringify(seen));`;
+    const file = join(dir, 'defer.mjs');
+    writeFileSync(file, script);
+    const out = spawnSync(process.execPath, ['--allow-natives-syntax', file], { encoding: 'utf8' });
+    expect(out.stderr).toBe('');
+    expect(JSON.parse(out.stdout)).toEqual({ small: 'realizable', whileShort: false, afterClose: true, moved: 'realizable', afterMove: true });
   });
 
   it('answers a batch in one worker, in order, with the right verdicts', async () => {

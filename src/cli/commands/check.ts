@@ -38,7 +38,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   }
   const formula = args.ltl !== undefined ? [{ ltl: { formula: String(args.ltl), ins: list(args.ins), outs: list(args.outs) } }] : [];
   const upcoming = [...formula, ...files.map((file) => ({ file }))];
-  const checker = canIsolate() ? new IsolatedChecker().warm(upcoming) : undefined;
+  const checker = canIsolate() ? new IsolatedChecker({ deferOptimization: true }).warm(upcoming) : undefined;
   try {
     return await checkBuiltin(args, files, timeoutSeconds, checker);
   } finally {
