@@ -292,6 +292,12 @@ export function atoms(f: Formula): Set<string> {
   return out;
 }
 
+/**
+ * Propositional-ness of Boolean nodes by id: the simplifier asks it of every pair of operands it
+ * compares, and walking a large guard each time made those comparisons quadratic in its size.
+ */
+const propositional = new Map<number, boolean>();
+
 /** True when the formula has no temporal operator. */
 export function isPropositional(f: Formula): boolean {
   switch (f.kind) {
@@ -307,8 +313,14 @@ export function isPropositional(f: Formula): boolean {
     case 'R':
     case 'M':
       return false;
-    default:
-      return children(f).every(isPropositional);
+    default: {
+      let known = propositional.get(f.id);
+      if (known === undefined) {
+        known = children(f).every(isPropositional);
+        propositional.set(f.id, known);
+      }
+      return known;
+    }
   }
 }
 

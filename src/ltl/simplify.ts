@@ -5,8 +5,8 @@
  * (Somenzi–Bloem style rules: sound, incomplete, never expensive). Propositional implication is
  * decided exactly with a BDD. Output is in negation normal form.
  */
-import { BddManager } from '../automata/bdd.js';
-import { type Formula, and, F, FALSE, G, isPropositional, mapFormula, M, not, or, R, TRUE, U, W, X } from './formula.js';
+import { BDD_FALSE, BDD_TRUE, BddManager } from '../automata/bdd.js';
+import { type Formula, and, children, F, FALSE, G, isPropositional, mapFormula, M, not, or, R, TRUE, U, W, X } from './formula.js';
 import { toNnf } from './nnf.js';
 
 const PAIR = 2 ** 26;
@@ -20,6 +20,11 @@ const bdd = new BddManager();
 export function syntacticImplies(d: Formula, c: Formula): boolean {
   if (d === c || c === TRUE || d === FALSE) return true;
   if (c === FALSE || d === TRUE) return false;
+  // Formulas over disjoint propositions imply each other only when d is unsatisfiable or c valid,
+  // which is decided exactly for Boolean formulas and left unproven otherwise (still sound). Most
+  // operand pairs in a spec-sized conjunction are of this kind.
+  if ((atomSignature(d) & atomSignature(c)) === 0)
+    return (isPropositional(c) && bdd.fromFormula(c) === BDD_TRUE) || (isPropositional(d) && bdd.fromFormula(d) === BDD_FALSE);
   const key = d.id * PAIR + c.id;
   const hit = impliesMemo.get(key);
   if (hit !== undefined) return hit;
@@ -27,6 +32,28 @@ export function syntacticImplies(d: Formula, c: Formula): boolean {
   const r = impliesUncached(d, c);
   impliesMemo.set(key, r);
   return r;
+}
+
+const signatures = new Map<number, number>();
+/**
+ * 31 bits, one per class of proposition names (by a string hash): formulas whose signatures share
+ * no bit certainly share no proposition.
+ */
+function atomSignature(f: Formula): number {
+  if (f.kind === 'ap') return 1 << (nameHash(f.name) % 31);
+  let sig = signatures.get(f.id);
+  if (sig === undefined) {
+    sig = 0;
+    for (const child of children(f)) sig |= atomSignature(child);
+    signatures.set(f.id, sig);
+  }
+  return sig;
+}
+
+function nameHash(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 function impliesUncached(d: Formula, c: Formula): boolean {
@@ -97,15 +124,35 @@ function isSuspendable(f: Formula): boolean {
   return (f.kind === 'G' && f.arg.kind === 'F') || (f.kind === 'F' && f.arg.kind === 'G');
 }
 
+/**
+ * Results of `simplify` and of one `rewrite`, by formula id. Formulas are hash-consed and both
+ * functions are pure, so a spec's formulas, simplified again by every translation and by the
+ * independent check, are rewritten once. Entries are stored only once complete.
+ */
+const simplified = new Map<number, Formula>();
+const rewritten = new Map<number, Formula>();
+
 export function simplify(f: Formula): Formula {
+  const known = simplified.get(f.id);
+  if (known) return known;
   // Iterate to a fixpoint: one rewrite can enable another higher up (bounded: rewrites shrink).
   let cur = toNnf(f);
   for (let round = 0; round < 8; round++) {
-    const next = mapFormula(cur, (_orig, node) => rewrite(node));
+    const next = mapFormula(cur, (_orig, node) => rewriteOnce(node));
     if (next === cur) break;
     cur = next;
   }
+  simplified.set(f.id, cur);
   return cur;
+}
+
+function rewriteOnce(f: Formula): Formula {
+  let r = rewritten.get(f.id);
+  if (r === undefined) {
+    r = rewrite(f);
+    rewritten.set(f.id, r);
+  }
+  return r;
 }
 
 function rewrite(f: Formula): Formula {

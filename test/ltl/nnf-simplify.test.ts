@@ -82,6 +82,13 @@ describe('syntacticImplies', () => {
     expect(syntacticImplies(F(b), U(a, b))).toBe(false);
     expect(syntacticImplies(or(a, b), a)).toBe(false);
   });
+  it('across disjoint propositions, proves exactly the Boolean contradictions and tautologies', () => {
+    expect(syntacticImplies(a, or(b, not(b)))).toBe(true);
+    expect(syntacticImplies(and(b, not(b)), a)).toBe(true);
+    expect(syntacticImplies(G(a), F(b))).toBe(false);
+    expect(syntacticImplies(a, b)).toBe(false);
+    expect(syntacticImplies(G(a), or(b, not(b)))).toBe(true);
+  });
   it('is sound on random pairs (checked on random lassos)', () => {
     const rand = prng(16);
     let proven = 0;
