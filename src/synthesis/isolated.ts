@@ -16,7 +16,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 export interface IsolatedRequest {
   readonly file?: string;
@@ -65,6 +65,12 @@ export interface CheckerOptions {
    * The flag is process-wide, so this is for short-lived CLI processes only (`tslc check`).
    */
   readonly deferOptimization?: boolean;
+}
+
+// Loaded with the first worker (2–3 ms that a check answered in-process does not pay).
+let workerThreads: typeof import('node:worker_threads') | undefined;
+async function loadWorkerThreads(): Promise<void> {
+  workerThreads ??= await import('node:worker_threads');
 }
 
 const workerFile = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -128,7 +134,7 @@ export class IsolatedChecker {
    */
   warm(upcoming: ReadonlyArray<Pick<IsolatedRequest, 'file' | 'ltl'>> = []): this {
     this.#frontEnds = [...new Set(upcoming.map(frontEndOf).filter((f): f is FrontEnd => f !== undefined))];
-    if (this.#inProcessMs <= 0) this.#ensureWorker();
+    if (this.#inProcessMs <= 0) void loadWorkerThreads().then(() => this.#ensureWorker());
     return this;
   }
 
@@ -166,7 +172,8 @@ export class IsolatedChecker {
     return { ...result, seconds: attempt.seconds + result.seconds };
   }
 
-  #send(request: IsolatedRequest): Promise<IsolatedResult> {
+  async #send(request: IsolatedRequest): Promise<IsolatedResult> {
+    await loadWorkerThreads();
     const worker = this.#ensureWorker();
     return new Promise<IsolatedResult>((resolve) => {
       const started = performance.now();
@@ -205,7 +212,7 @@ export class IsolatedChecker {
   #ensureWorker(): Worker {
     if (this.#worker) return this.#worker;
     const setup: WorkerSetup = { frontEnds: this.#frontEnds };
-    const worker = new Worker(workerFile, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: 4096 } });
+    const worker = new workerThreads!.Worker(workerFile, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: 4096 } });
     this.#started++;
     worker.unref();
     // Events of a worker that was already replaced (terminated on timeout) are stale: ignore them.

@@ -52,6 +52,14 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     expect(modules.filter((m) => HEAVY.some((h) => h.test(m)))).toEqual([]);
   });
 
+  it('a check answered in-process never loads worker_threads', () => {
+    // adventure.tsl is decided well within the in-process attempt.
+    const small = loadedBy('check', '--no-explain', 'specs/adventure.tsl');
+    expect(small.code).toBe(0);
+    expect(small.modules).toContain('node:vm');
+    expect(small.modules).not.toContain('node:worker_threads');
+  });
+
   it('a check whose arguments the fast path cannot read exactly still runs, through yargs', () => {
     // `--timeout 1e2` is left to yargs (which reads it as 100).
     const { code, modules } = loadedBy('check', 'specs/adventure.tsl', '--no-states', '--timeout', '1e2');
