@@ -6,9 +6,9 @@
  * anything unusual take the yargs path, which owns every message.
  */
 import { readFileSync } from 'node:fs';
-import { type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
+import { UserError } from '../diagnostics/diagnostic.js';
 import { ExitCode } from './exit-codes.js';
-import { diagnosticsToJson, renderDiagnostics } from './io.js';
+import { reportError } from './errors.js';
 import { commands } from './commands/index.js';
 import { parseFast } from './fast-args.js';
 
@@ -113,42 +113,4 @@ function usageMessage(msg: string, argv: readonly string[]): string {
 function commandName(command: string | readonly string[]): string {
   const first = typeof command === 'string' ? command : (command[0] ?? '');
   return first.split(' ')[0];
-}
-
-function reportError(err: unknown, json: boolean): number {
-  if (err instanceof UserError) {
-    if (json) process.stdout.write(JSON.stringify({ errors: diagnosticsToJson(err.diagnostics) }) + '\n');
-    else process.stderr.write(renderDiagnostics(err.diagnostics) + '\n');
-    return ExitCode.inputError;
-  }
-  const fsProblem = fileSystemDiagnostic(err);
-  if (fsProblem) return reportError(new UserError(fsProblem), json);
-  const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  process.stderr.write(`tslc: internal error (please report this with the input that caused it):\n${message}\n`);
-  return ExitCode.internal;
-}
-
-const FS_REASONS: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file or directory',
-  EISDIR: 'is a directory',
-  ENOTDIR: 'a part of the path is not a directory',
-  EEXIST: 'already exists (and is not a directory)',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'read-only file system',
-  ENOSPC: 'no space left on device',
-  ENAMETOOLONG: 'name too long',
-};
-const FS_VERBS: Readonly<Record<string, string>> = { open: 'open', mkdir: 'create directory', scandir: 'list', read: 'read', write: 'write', rename: 'rename' };
-
-/**
- * A file-system error that escaped a command (e.g. `-o` naming a directory) is about the user's
- * paths, not a bug in tslc: say which path and why, exit 2, no stack trace.
- */
-function fileSystemDiagnostic(err: unknown): Diagnostic | undefined {
-  if (!(err instanceof Error)) return undefined;
-  const { code, path, syscall } = err as NodeJS.ErrnoException;
-  if (typeof code !== 'string' || typeof path !== 'string' || !(code in FS_REASONS)) return undefined;
-  const verb = (syscall !== undefined && FS_VERBS[syscall]) || 'access';
-  return { severity: 'error', message: `cannot ${verb} ${path}: ${FS_REASONS[code]}`, code: 'io' };
 }

@@ -13,6 +13,7 @@
  * its worker terminated; the next request starts a fresh one. Used by `tslc check` and the
  * benchmark; when running from TypeScript sources (tests), checks run in-process only.
  */
+import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -73,10 +74,13 @@ async function loadWorkerThreads(): Promise<void> {
   workerThreads ??= await import('node:worker_threads');
 }
 
-const workerFile = fileURLToPath(new URL('./worker.js', import.meta.url));
+// Spelled from the parent folder so that it also resolves from the check bundle, which lives in
+// dist/src/cli (src/cli/bundle-runner.ts); from TypeScript sources there is no worker.js.
+const workerFile = fileURLToPath(new URL('../synthesis/worker.js', import.meta.url));
 
+/** Whether requests can go to a worker (compiled code; tests running TypeScript sources cannot). */
 export function canIsolate(): boolean {
-  return import.meta.url.endsWith('.js');
+  return existsSync(workerFile);
 }
 
 /** The front end a request will load, so a warming worker can load it early. */

@@ -1,12 +1,13 @@
 /**
  * Start-up cost of the built CLI: `tslc check` runs on every commit in CI, so the light commands
  * must not load the heavy dependencies (ts-morph, execa, the AI SDK, playwright) or the LLM
- * providers, and a plain `tslc check` must not load yargs (its arguments take the fast path).
+ * providers, and a plain `tslc check` must not load yargs (its arguments take the fast path) and
+ * runs from the check bundle unless a compiled module is newer than it.
  * Spawns `node --import fixtures/record-loads.mjs bin/tslc.js …` and reads the list of modules
  * the process loaded. Needs the compiled CLI (`npm test` builds first); skips without it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,10 +47,29 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
   ])('tslc %j', (argv, yargsLoaded) => {
     const { code, modules } = loadedBy(...argv);
     expect(code).toBe(0);
-    // The recorder works: it saw the CLI.
-    expect(modules.some((m) => m.endsWith('/dist/src/cli/main.js'))).toBe(true);
+    // The recorder works: it saw the CLI. A plain check runs from the bundle (loaded by the
+    // bundle runner as one script, so neither main.js nor the ES-module fast path appears).
+    const fastPath = argv[0] === 'check' && !yargsLoaded;
+    expect(modules.some((m) => m.endsWith('/dist/src/cli/main.js'))).toBe(!fastPath);
+    expect(modules.some((m) => m.endsWith('/dist/src/cli/bundle-runner.js'))).toBe(argv[0] === 'check');
+    expect(modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
     expect(modules.some((m) => m.includes('node_modules/yargs/'))).toBe(yargsLoaded);
     expect(modules.filter((m) => HEAVY.some((h) => h.test(m)))).toEqual([]);
+  });
+
+  it('a stale bundle is not used: a changed compiled module sends check to the ES modules', () => {
+    const inputs = JSON.parse(readFileSync(join(root, 'dist/src/cli/check-bundle.inputs.json'), 'utf8')) as Array<[string, number, number]>;
+    const changed = join(root, 'dist/src/cli', inputs[0][0]);
+    const { atime, mtime } = statSync(changed);
+    utimesSync(changed, atime, new Date(mtime.getTime() + 1000));
+    try {
+      const { code, modules } = loadedBy('check', '--no-states', 'specs/adventure.tsl');
+      expect(code).toBe(0);
+      expect(modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(true);
+    } finally {
+      utimesSync(changed, atime, mtime);
+    }
+    expect(loadedBy('check', '--no-states', 'specs/adventure.tsl').modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
   });
 
   it('a check answered in-process never loads worker_threads', () => {

@@ -4,33 +4,8 @@
  * compile, explain) first. Add a command by adding one entry here and one module beside this file.
  */
 import type { CommandSpec } from '../command.js';
-import { declareOptions, type OptionTable } from '../fast-args.js';
-
-// The --synthesizer flags are spelled out here rather than imported from src/external: importing
-// would load execa on every start-up, and `tslc check` must stay light.
-const SYNTHESIZERS = ['builtin', 'ltlsynt', 'strix', 'auto'];
-const SYNTHESIZER_HELP = 'back end: builtin engine, ltlsynt (Spot), strix, or auto (builtin and an installed tool race; first verified answer wins)';
-const TOOL_TIMEOUT_HELP = 'seconds per spec for an external synthesizer (default 60, or "timeoutSeconds" in tslc.config.json)';
-
-// check runs on every commit in CI and per spec in benchmarks, so its options are data: a plain
-// `tslc check …` is parsed from this table without importing yargs (src/cli/fast-args.ts).
-const CHECK_OPTIONS: OptionTable = {
-  positional: { name: 'files', type: 'string', array: true, describe: 'spec files (.tsl, .tlsf)' },
-  options: {
-    ltl: { type: 'string', describe: 'a Spot-syntax LTL formula instead of files' },
-    ins: { type: 'string', array: true, describe: 'input propositions for --ltl (comma-separated)' },
-    outs: { type: 'string', array: true, describe: 'output propositions for --ltl (comma-separated)' },
-    timeout: { type: 'number', default: 60, describe: 'seconds per spec; then the verdict is unknown' },
-    param: { type: 'string', array: true, describe: 'TLSF parameter override NAME=VALUE' },
-    states: { type: 'boolean', default: true, describe: 'synthesize to report controller states (--no-states: verdict only, faster)' },
-    json: { type: 'boolean', default: false, describe: 'one JSON object per spec: {file, verdict, seconds, states?, explanation?}' },
-    explain: { type: 'boolean', default: true, describe: 'explain an unrealizable spec: core by file:line and counterplay (--no-explain: verdict only)' },
-    compose: { type: 'boolean', default: false, describe: 'also check the conjunction of all files; a conflict is explained across files' },
-    synthesizer: { choices: SYNTHESIZERS, default: 'builtin', describe: SYNTHESIZER_HELP },
-    'tool-timeout': { type: 'number', describe: TOOL_TIMEOUT_HELP },
-    'cross-check': { type: 'boolean', default: false, describe: 'run the builtin engine and every installed external synthesizer on each spec; table of agreement (exit 1 on disagreement)' },
-  },
-};
+import { declareOptions } from '../fast-args.js';
+import { CHECK_OPTIONS, SYNTHESIZER_HELP, SYNTHESIZERS, TOOL_TIMEOUT_HELP } from './check-options.js';
 
 export const commands: readonly CommandSpec[] = [
   {

@@ -1,0 +1,77 @@
+// Bundles the `tslc check` fast path (dist/src/cli/fast-check.js and everything it imports) into
+// one CommonJS script, records the modules it came from, then warms it up on a few specs in a
+// child process and writes V8's code cache of what the warm-up compiled (src/cli/bundle-runner.ts
+// explains why). Run by `npm run build` after tsc; needs dist/.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cliDir = join(root, 'dist/src/cli');
+const runnerUrl = pathToFileURL(join(cliDir, 'bundle-runner.js')).href;
+
+if (process.argv[2] === '--warm') {
+  // The child: run the samples through the bundle (stdout is discarded by the parent).
+  const { warmAndWriteCache } = await import(runnerUrl);
+  const bytes = await warmAndWriteCache(JSON.parse(process.argv[3]));
+  process.stderr.write(`code cache: ${bytes} bytes\n`);
+  process.exit(0);
+}
+
+const { BUNDLE_FILE, CACHE_FILE, INPUTS_FILE } = await import(runnerUrl);
+rmSync(CACHE_FILE, { force: true });
+const { rolldown } = await import('rolldown');
+const build = await rolldown({
+  input: join(cliDir, 'fast-check.js'),
+  platform: 'node',
+  // Node's own modules and npm packages stay `require`s; only our compiled code is bundled.
+  external: (id) => id.startsWith('node:') || !(id.startsWith('.') || id.startsWith('/')),
+  // Modules resolve files relative to themselves (the worker, logic-solver): in the bundle,
+  // import.meta.url is the bundle's own URL, which sits in dist/src/cli beside main.js.
+  transform: { define: { 'import.meta.url': '__tslc_import_meta_url' } },
+  logLevel: 'warn',
+});
+const { output } = await build.write({
+  file: BUNDLE_FILE,
+  format: 'cjs',
+  codeSplitting: false,
+  // The script runs in vm.Script, which has no loader for import(): external imports become require.
+  dynamicImportInCjs: false,
+  intro: 'const __tslc_import_meta_url = require("node:url").pathToFileURL(__filename).href;',
+});
+await build.close();
+const modules = output.flatMap((chunk) => ('moduleIds' in chunk ? chunk.moduleIds : [])).filter((id) => id.startsWith(join(root, 'dist')));
+writeFileSync(
+  INPUTS_FILE,
+  JSON.stringify(modules.map((file) => {
+    const s = statSync(file);
+    // Whole milliseconds: tools that copy or restore times keep no more than that.
+    return [relative(cliDir, file), s.size, Math.trunc(s.mtimeMs)];
+  })),
+);
+
+// Warm-up: the paths a check takes most (TLSF and TSL front ends, realizable with a controller,
+// unrealizable with its explanation, a formula), so their functions are in the cache.
+const dir = mkdtempSync(join(tmpdir(), 'tslc-bundle-'));
+const tlsf = (name, guarantee) => {
+  const path = join(dir, name);
+  writeFileSync(path, `INFO { TITLE: "${name}" DESCRIPTION: "warm-up" SEMANTICS: Mealy TARGET: Mealy }\nMAIN {\n  INPUTS { r; }\n  OUTPUTS { g; }\n  GUARANTEE { ${guarantee}; }\n}\n`);
+  return path;
+};
+const samples = [
+  ['check', '--json', '--no-explain', tlsf('response.tlsf', 'G (r -> F g)')],
+  ['check', tlsf('future.tlsf', 'G (g <-> X r)')],
+  ['check', '--json', join(root, 'specs/adventure.tsl')],
+  ['check', '--ltl', 'G (r -> X g)', '--ins', 'r', '--outs', 'g'],
+];
+const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--warm', JSON.stringify(samples)], {
+  stdio: ['ignore', 'ignore', 'pipe'],
+  encoding: 'utf8',
+});
+rmSync(dir, { recursive: true, force: true });
+if (child.status !== 0) {
+  process.stderr.write(`bundle-check: the warm-up failed (the bundle still works, without a code cache):\n${child.stderr}`);
+  rmSync(CACHE_FILE, { force: true });
+} else process.stderr.write(`bundled ${modules.length} modules into ${relative(root, BUNDLE_FILE)}; ${child.stderr}`);
