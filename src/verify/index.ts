@@ -81,7 +81,9 @@ export function verifyController(spec: GameSpec, m: MealyMachine, options: Verif
   if (incomplete) return { ok: false, kind: 'incomplete', message: incomplete };
 
   const formula = options.formula ?? specFormula(spec);
-  return checkProduct(bdd, m, byState, simplify(not(formula)), inputs, outputs);
+  // Only local rewrites: pairwise implication tests across the spec's many conjuncts cost more
+  // than the smaller product they could buy (see SimplifyOptions.pairwise).
+  return checkProduct(bdd, m, byState, simplify(not(formula), { pairwise: false }), inputs, outputs);
 }
 
 function checkShape(m: MealyMachine, inputs: ReadonlySet<string>, outputs: ReadonlySet<string>): string | null {

@@ -58,6 +58,16 @@ describe('simplify', () => {
     expect(simplify(or(G(a), F(not(a))))).toBe(TRUE);
     expect(simplify(U(a, F(b)))).toBe(F(b));
   });
+  it('without pairwise pruning keeps every operand of a junction but still rewrites locally', () => {
+    const local = (f: Formula) => simplify(f, { pairwise: false });
+    sameOnRandomLassos(17, 800, local, 'simplify without pairwise pruning');
+    expect(local(and(a, G(a)))).toBe(and(a, G(a)));
+    expect(local(and(G(a), F(not(a))))).toBe(and(G(a), F(not(a))));
+    expect(local(and(G(a), G(b)))).toBe(G(and(a, b)));
+    expect(local(F(G(F(a))))).toBe(G(F(a)));
+    // The two modes keep separate memos: the full one still prunes afterwards.
+    expect(simplify(and(a, G(a)))).toBe(G(a));
+  });
   it('never grows formulas much', () => {
     const rand = prng(15);
     for (let k = 0; k < 300; k++) {
