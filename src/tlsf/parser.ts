@@ -48,6 +48,16 @@ const LEVELS: readonly Level[] = [
 ];
 
 const PAST_TIME = new Set(['Y', 'H', 'O', 'S', 'T']);
+/**
+ * Per prefix level, every word that can start one of its prefix forms: any other token goes
+ * straight to the next level. Most tokens are plain names, and trying each form in turn for every
+ * one of them was most of the parser's time.
+ */
+const PREFIX_STARTS: Readonly<Record<'num' | 'set' | 'ltl', ReadonlySet<string>>> = {
+  ltl: new Set(['!', 'NOT', 'X', 'F', 'G', 'Y', 'H', 'O', '&&', 'AND', 'FORALL', '||', 'OR', 'EXISTS']),
+  set: new Set(['(+)', 'CUP', '(*)', 'CAP']),
+  num: new Set(['SIZEOF', 'SIZE', 'MIN', 'MAX', '+', 'SUM', '*', 'PROD']),
+};
 /** Words that can never name a signal, parameter or definition. */
 export const RESERVED = new Set([
   'NOT', 'AND', 'OR', 'IMPLIES', 'EQUIV', 'true', 'false', 'PLUS', 'MINUS', 'MUL', 'DIV', 'MOD', 'SIZE', 'MIN',
@@ -337,6 +347,7 @@ class Parser {
   /** Prefix operators of one family, then an operand of the next tighter level. */
   private prefix(k: number, family: 'num' | 'set' | 'ltl'): Expr {
     const t = this.peek();
+    if (!((t.kind === 'punct' || t.kind === 'ident') && PREFIX_STARTS[family].has(t.text))) return this.level(k + 1);
     const start = t.offset;
     if (family === 'ltl') {
       if (this.is('!') || this.is('NOT')) {
