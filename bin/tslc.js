@@ -1,20 +1,35 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI is compiled TypeScript in dist/ (built by `npm ci` / `npm run build`).
-// `tslc check` first tries its fast path (one bundled script with a code cache, see
-// src/cli/bundle-runner.ts); anything it does not handle goes to the full CLI.
+// CommonJS (bin/package.json): `tslc check` first tries its fast path, one bundled script with a
+// code cache (src/cli/bundle-runner.cts), without ever starting Node's ES module loader; anything
+// the fast path does not handle goes to the full CLI.
+'use strict';
 const argv = process.argv.slice(2);
 
 function missing(err) {
-  if (err && err.code === 'ERR_MODULE_NOT_FOUND') {
+  if (err && (err.code === 'ERR_MODULE_NOT_FOUND' || err.code === 'MODULE_NOT_FOUND')) {
     console.error('tslc: the compiled CLI is missing; run `npm run build` (or `npm ci`) first.');
     process.exit(70);
   }
   throw err;
 }
 
-const handled =
-  argv[0] === 'check'
-    ? await import('../dist/src/cli/bundle-runner.js').then((runner) => runner.runFastCheck(argv), missing)
-    : undefined;
-if (handled !== undefined) process.exitCode = handled;
-else await import('../dist/src/cli/main.js').then((cli) => cli.main(argv), missing);
+async function launch() {
+  if (argv[0] === 'check') {
+    let runner;
+    try {
+      runner = require('../dist/src/cli/bundle-runner.cjs');
+    } catch (err) {
+      missing(err);
+    }
+    const handled = await runner.runFastCheck(argv);
+    if (handled !== undefined) {
+      process.exitCode = handled;
+      return;
+    }
+  }
+  const cli = await import('../dist/src/cli/main.js').catch(missing);
+  await cli.main(argv);
+}
+
+launch();

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cliDir = join(root, 'dist/src/cli');
-const runnerUrl = pathToFileURL(join(cliDir, 'bundle-runner.js')).href;
+const runnerUrl = pathToFileURL(join(cliDir, 'bundle-runner.cjs')).href;
 
 if (process.argv[2] === '--warm') {
   // The child: run the samples through the bundle (stdout is discarded by the parent).
@@ -47,8 +47,7 @@ writeFileSync(
   INPUTS_FILE,
   JSON.stringify(modules.map((file) => {
     const s = statSync(file);
-    // Whole milliseconds: tools that copy or restore times keep no more than that.
-    return [relative(cliDir, file), s.size, Math.trunc(s.mtimeMs)];
+    return [relative(cliDir, file), s.size, s.mtimeMs];
   })),
 );
 

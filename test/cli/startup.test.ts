@@ -21,11 +21,13 @@ const dir = mkdtempSync(join(tmpdir(), 'tslc-startup-'));
 const HEAVY = [/node_modules\/ts-morph\//, /node_modules\/@ts-morph\//, /node_modules\/execa\//, /node_modules\/ai\//, /node_modules\/@ai-sdk\//, /node_modules\/playwright-core\//, /node_modules\/typescript\//, /\/runtime\/llm\//];
 
 let runs = 0;
-function loadedBy(...argv: string[]): { code: number | null; modules: string[] } {
+function loadedBy(...argv: Array<string | Record<string, string>>): { code: number | null; modules: string[] } {
   const out = join(dir, `loads-${runs++}.txt`);
-  const r = spawnSync(process.execPath, ['--import', hook, join(root, 'bin/tslc.js'), ...argv], {
+  const env = Object.assign({}, ...argv.filter((a): a is Record<string, string> => typeof a !== 'string'));
+  const words = argv.filter((a): a is string => typeof a === 'string');
+  const r = spawnSync(process.execPath, ['--import', hook, join(root, 'bin/tslc.js'), ...words], {
     cwd: root,
-    env: { ...process.env, TSLC_RECORD_LOADS: out },
+    env: { ...process.env, ...env, TSLC_RECORD_LOADS: out },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -51,7 +53,7 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     // bundle runner as one script, so neither main.js nor the ES-module fast path appears).
     const fastPath = argv[0] === 'check' && !yargsLoaded;
     expect(modules.some((m) => m.endsWith('/dist/src/cli/main.js'))).toBe(!fastPath);
-    expect(modules.some((m) => m.endsWith('/dist/src/cli/bundle-runner.js'))).toBe(argv[0] === 'check');
+    expect(modules.some((m) => m.endsWith('/dist/src/cli/bundle-runner.cjs'))).toBe(argv[0] === 'check');
     expect(modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
     expect(modules.some((m) => m.includes('node_modules/yargs/'))).toBe(yargsLoaded);
     expect(modules.filter((m) => HEAVY.some((h) => h.test(m)))).toEqual([]);
@@ -78,6 +80,13 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     expect(small.code).toBe(0);
     expect(small.modules).toContain('node:vm');
     expect(small.modules).not.toContain('node:worker_threads');
+  });
+
+  it('with TSLC_IN_PROCESS_MS=0 the bundle hands every spec to a worker, which answers correctly', () => {
+    const { code, modules } = loadedBy('check', '--no-explain', 'specs/adventure.tsl', 'specs/unrealizable/tutor-as-printed.tsl', { TSLC_IN_PROCESS_MS: '0' });
+    expect(code).toBe(1);
+    expect(modules).toContain('node:worker_threads');
+    expect(modules.some((m) => m.endsWith('/dist/src/synthesis/worker.js'))).toBe(true);
   });
 
   it('a check whose arguments the fast path cannot read exactly still runs, through yargs', () => {

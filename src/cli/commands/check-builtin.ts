@@ -37,12 +37,25 @@ export async function runBuiltinCheck(args: Record<string, unknown>, timeoutSeco
   const files = list(args.files);
   const formula = args.ltl !== undefined ? [{ ltl: { formula: String(args.ltl), ins: list(args.ins), outs: list(args.outs) } }] : [];
   const upcoming = [...formula, ...files.map((file) => ({ file }))];
-  const checker = canIsolate() ? new IsolatedChecker({ deferOptimization: true }).warm(upcoming) : undefined;
+  const checker = canIsolate() ? new IsolatedChecker({ deferOptimization: true, inProcessMs: inProcessMsFromEnv() }).warm(upcoming) : undefined;
   try {
     return await checkBuiltin(args, files, timeoutSeconds, checker);
   } finally {
     await checker?.close();
   }
+}
+
+/**
+ * `TSLC_IN_PROCESS_MS`: how long each spec is tried in the CLI's own thread before it moves to a
+ * worker (default 500; 0 sends every spec to a worker at once).
+ */
+function inProcessMsFromEnv(): number | undefined {
+  const raw = process.env.TSLC_IN_PROCESS_MS;
+  if (raw === undefined || raw === '') return undefined;
+  const ms = Number(raw);
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new UserError({ severity: 'error', message: `TSLC_IN_PROCESS_MS expects a number of milliseconds ≥ 0, not '${raw}'`, code: 'usage' });
+  return ms;
 }
 
 async function checkBuiltin(args: Record<string, unknown>, files: string[], timeoutSeconds: number, checker: IsolatedChecker | undefined): Promise<number> {

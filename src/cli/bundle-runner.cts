@@ -7,15 +7,18 @@
  * Nothing depends on the bundle being there or current: without it, or when a compiled module is
  * newer than it (a `tsc` run without `npm run build`), the same code runs as ES modules. A cache
  * that V8 rejects (another Node version) only costs the compilation it would have saved.
+ *
+ * This module is CommonJS, as is bin/tslc.js: a check that runs from the bundle never starts
+ * Node's ES module loader (5–8 ms).
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Script } from 'node:vm';
 
 type FastCheck = (argv: readonly string[]) => Promise<number | undefined>;
 
-const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
+const here = (name: string) => join(__dirname, name);
 /** The bundle, its code cache, and the modules it was built from (to notice a stale bundle). */
 export const BUNDLE_FILE = here('./check-bundle.cjs');
 export const CACHE_FILE = here('./check-bundle.cache');
@@ -36,7 +39,7 @@ function loadBundle(useCache: boolean): LoadedBundle | undefined {
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: BUNDLE_FILE, cachedData });
   const module = { exports: {} as { fastCheck?: FastCheck } };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  wrapper(module.exports, createRequire(BUNDLE_FILE), module, BUNDLE_FILE, here('.'));
+  wrapper(module.exports, createRequire(BUNDLE_FILE), module, BUNDLE_FILE, __dirname);
   const { fastCheck } = module.exports;
   return fastCheck ? { fastCheck, script } : undefined;
 }
@@ -47,7 +50,8 @@ function bundleIsCurrent(): boolean {
     const inputs = JSON.parse(readFileSync(INPUTS_FILE, 'utf8')) as Array<[string, number, number]>;
     return inputs.every(([file, size, mtimeMs]) => {
       const s = statSync(here(file));
-      return s.size === size && Math.trunc(s.mtimeMs) === mtimeMs;
+      // Within a millisecond: tools that copy or restore file times keep no finer resolution.
+      return s.size === size && Math.abs(s.mtimeMs - mtimeMs) <= 1;
     });
   } catch {
     return false;
