@@ -111,6 +111,17 @@ export function not(arg: Formula): Formula {
 function nary(kind: 'and' | 'or', operands: readonly Formula[]): Formula {
   const unit = kind === 'and' ? TRUE : FALSE;
   const zero = kind === 'and' ? FALSE : TRUE;
+  // Two plain operands, by far the most common call: the general path below without its map,
+  // stack and sort (the same result and the same interning key).
+  if (operands.length === 2) {
+    const [x, y] = operands;
+    if (x.kind !== kind && y.kind !== kind && x.kind !== 'true' && x.kind !== 'false' && y.kind !== 'true' && y.kind !== 'false') {
+      if (x === y) return x;
+      if ((x.kind === 'not' && x.arg === y) || (y.kind === 'not' && y.arg === x)) return zero;
+      const args = byRank(x, y) <= 0 ? [x, y] : [y, x];
+      return intern(`${kind}${args[0].id},${args[1].id}`, () => structuralRank(kind, [args[0].rank, args[1].rank]), (id, rank) => ({ id, rank, kind, args }));
+    }
+  }
   const seen = new Map<number, Formula>();
   const stack = [...operands];
   while (stack.length > 0) {

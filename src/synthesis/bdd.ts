@@ -151,7 +151,9 @@ export class Bdd {
   restrict(f: Node, levels: readonly number[], values: readonly boolean[], key: number): Node {
     if (f <= 1) return f;
     let max = -1;
-    for (const l of levels) if (l > max) max = l;
+    // Indexed loops here and in split.ts: short runs execute unoptimized code (see
+    // IsolatedChecker's deferOptimization), where for-of allocates an iterator result per step.
+    for (let i = 0; i < levels.length; i++) if (levels[i] > max) max = levels[i];
     let cache = this.restrictCache.get(key);
     if (!cache) this.restrictCache.set(key, (cache = new Map()));
     return this.restrictWith(f, levels, values, max, cache);

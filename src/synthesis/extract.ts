@@ -303,6 +303,9 @@ const cubeKey = (c: Cube) =>
 export function minimizeMealy(m: MealyMachine): MealyMachine {
   const byState: MealyTransition[][] = Array.from({ length: m.stateCount }, () => []);
   for (const t of m.transitions) byState[t.from].push(t);
+  // A transition's letter does not change between rounds: spell it once.
+  const letter = new Map<MealyTransition, string>();
+  for (const t of m.transitions) letter.set(t, `${cubeKey(t.input)}>${cubeKey(t.output)}>`);
   let block = new Int32Array(m.stateCount);
   let blocks = 1;
   for (;;) {
@@ -312,7 +315,7 @@ export function minimizeMealy(m: MealyMachine): MealyMachine {
       const sig =
         `${block[s]}|` +
         byState[s]
-          .map((t) => `${cubeKey(t.input)}>${cubeKey(t.output)}>${block[t.to]}`)
+          .map((t) => letter.get(t)! + block[t.to])
           .sort()
           .join(';');
       let b = sigs.get(sig);

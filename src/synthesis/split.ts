@@ -161,10 +161,11 @@ export function splitGuards(
   const foundTrue: number[][] = [];
   const foundMasks: Uint8Array[] = [];
   const coveredSoFar = (open: readonly number[]): boolean => {
-    for (const mask of foundMasks) {
+    for (let m = 0; m < foundMasks.length; m++) {
+      const mask = foundMasks[m];
       let inside = true;
-      for (const j of open)
-        if (mask[j] === 0) {
+      for (let o = 0; o < open.length; o++)
+        if (mask[open[o]] === 0) {
           inside = false;
           break;
         }
@@ -175,10 +176,11 @@ export function splitGuards(
     return false;
   };
   const dominatedSoFar = (): boolean => {
-    for (const set of foundTrue) {
+    for (let s = 0; s < foundTrue.length; s++) {
+      const set = foundTrue[s];
       let all = true;
-      for (const j of set)
-        if (cur[j] !== 1) {
+      for (let i = 0; i < set.length; i++)
+        if (cur[set[i]] !== 1) {
           all = false;
           break;
         }
@@ -203,8 +205,8 @@ export function splitGuards(
   const rec = (open: readonly number[], merged: Cube[][]): void => {
     tick();
     let best = Infinity;
-    for (const j of open) {
-      const l = bdd.level(cur[j]);
+    for (let o = 0; o < open.length; o++) {
+      const l = bdd.level(cur[open[o]]);
       if (l < best && mover.dimOfLevel.has(l)) best = l;
     }
     if (minimalOnly && dominatedSoFar()) return;
@@ -234,10 +236,12 @@ export function splitGuards(
     // has a handful of options, so comparing change lists directly beats building string keys).
     type Branch = { option: Cube; changes: number[]; same: Cube[] };
     const branches: Branch[] = [];
-    for (const o of order) {
+    for (let oi = 0; oi < order.length; oi++) {
+      const o = order[oi];
       const option = dim.options[o];
       const changes: number[] = [];
-      for (const j of touched) {
+      for (let ti = 0; ti < touched.length; ti++) {
+        const j = touched[ti];
         const g = cur[j];
         const next = single ? (option[dim.vars[0]] ? bdd.high(g) : bdd.low(g)) : bdd.restrict(g, mover.levels[d], mover.values[d][o], d * 1024 + o);
         if (next === g) continue;
@@ -251,7 +255,9 @@ export function splitGuards(
       branches.push({ option, changes, same: [option] });
     }
     const saved = touched.map((j) => cur[j]);
-    const restore = () => touched.forEach((j, i) => (cur[j] = saved[i]));
+    const restore = () => {
+      for (let i = 0; i < touched.length; i++) cur[touched[i]] = saved[i];
+    };
     if (merge && branches.length === 1 && single) {
       const { changes } = branches[0];
       for (let i = 0; i < changes.length; i += 2) cur[changes[i]] = changes[i + 1];
@@ -259,7 +265,8 @@ export function splitGuards(
       restore();
       return;
     }
-    for (const b of branches) {
+    for (let bi = 0; bi < branches.length; bi++) {
+      const b = branches[bi];
       const { changes } = b;
       let enablesFatal = false;
       for (let i = 0; i < changes.length; i += 2) {
