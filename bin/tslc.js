@@ -6,6 +6,14 @@
 'use strict';
 const argv = process.argv.slice(2);
 
+// A reader that stops early (`tslc check … | head -1`) closes the pipe: stop quietly, as other
+// command-line tools do, instead of crashing with EPIPE.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (err) => {
+    if (err && err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+
 function missing(err) {
   if (err && (err.code === 'ERR_MODULE_NOT_FOUND' || err.code === 'MODULE_NOT_FOUND')) {
     console.error('tslc: the compiled CLI is missing; run `npm run build` (or `npm ci`) first.');
