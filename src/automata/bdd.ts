@@ -108,7 +108,12 @@ export class BddManager {
     if (f === BDD_FALSE || g === BDD_FALSE) return BDD_FALSE;
     if (f === BDD_TRUE) return g;
     if (g === BDD_TRUE || f === g) return f;
-    if (f > g) [f, g] = [g, f];
+    if (f > g) {
+      // Not a destructuring swap: unoptimized code (short runs) allocates an array for that.
+      const t = f;
+      f = g;
+      g = t;
+    }
     const slot = cacheSlot(f, g, OP_AND, this.cacheBits);
     const cache = this.computed;
     if (cache[slot] === f && cache[slot + 1] === g && cache[slot + 2] === OP_AND) return cache[slot + 3];
@@ -129,7 +134,12 @@ export class BddManager {
     if (f === BDD_TRUE || g === BDD_TRUE) return BDD_TRUE;
     if (f === BDD_FALSE) return g;
     if (g === BDD_FALSE || f === g) return f;
-    if (f > g) [f, g] = [g, f];
+    if (f > g) {
+      // Not a destructuring swap: unoptimized code (short runs) allocates an array for that.
+      const t = f;
+      f = g;
+      g = t;
+    }
     const slot = cacheSlot(f, g, OP_OR, this.cacheBits);
     const cache = this.computed;
     if (cache[slot] === f && cache[slot + 1] === g && cache[slot + 2] === OP_OR) return cache[slot + 3];

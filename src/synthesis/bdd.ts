@@ -70,19 +70,26 @@ export class Bdd {
     if (f === ZERO || g === ZERO) return ZERO;
     if (f === ONE) return g;
     if (g === ONE || f === g) return f;
-    return this.apply(f, g, this.andCache, (a, b) => this.and(a, b));
+    return this.apply(f, g, this.andCache, this.andOp);
   }
   or(f: Node, g: Node): Node {
     if (f === ONE || g === ONE) return ONE;
     if (f === ZERO) return g;
     if (g === ZERO || f === g) return f;
-    return this.apply(f, g, this.orCache, (a, b) => this.or(a, b));
+    return this.apply(f, g, this.orCache, this.orOp);
   }
   private ite(f: Node, g: Node, h: Node): Node {
     return this.or(this.and(f, g), this.and(this.not(f), h));
   }
+  // Bound once: a closure per call, and the destructuring swap below, allocate in unoptimized code.
+  private readonly andOp = (a: Node, b: Node): Node => this.and(a, b);
+  private readonly orOp = (a: Node, b: Node): Node => this.or(a, b);
   private apply(f: Node, g: Node, cache: Map<number, Node>, op: (a: Node, b: Node) => Node): Node {
-    if (f > g) [f, g] = [g, f];
+    if (f > g) {
+      const t = f;
+      f = g;
+      g = t;
+    }
     const key = f * 0x4000000 + g;
     const hit = cache.get(key);
     if (hit !== undefined) return hit;
