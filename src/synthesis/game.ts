@@ -71,12 +71,36 @@ export class MoveTable {
     this.firstIndex = indexMover(this.bdd, first.dims);
     this.secondIndex = indexMover(this.bdd, second.dims);
     this.guards = ucw.edges.map((e) => this.bdd.fromFormula(e.guard));
-    const sink = ucw.out.map((es, q) =>
-      es.some((i) => ucw.edges[i].to === q && ucw.edges[i].rejecting && ucw.edges[i].guard.kind === 'true'),
-    );
-    this.fatalEdge = ucw.edges.map((e) => sink[e.to]);
     this.filter = this.bdd.fromFormula(firstFilter);
+    this.doomedStates = ucw.out.map((es, q) => this.doomed(es.filter((i) => ucw.edges[i].to === q && ucw.edges[i].rejecting)));
+    // Entering a doomed state loses at every bound, so the safety player's moves that force such
+    // an edge are cut off while splitting (LedMatrix: 900 minimal controller moves per input
+    // class without this, most of them violating a guarantee under the GF assumption).
+    this.fatalEdge = ucw.edges.map((e) => this.doomedStates[e.to]);
   }
+  /**
+   * Whether a token in a state with these rejecting self-loops loses at every bound: the adversary
+   * can enable one of them in every step whatever the safety player does, so the token stays and
+   * its counter grows without end (e.g. the state "guarantee violated, waiting for the assumption
+   * GF a to fail": its self-loops are `a` rejecting and `¬a` not). A step is adversary first then
+   * safety player, or the reverse; the filter restricts the first mover's moves.
+   */
+  private doomed(selfLoops: readonly number[]): boolean {
+    if (selfLoops.length === 0) return false;
+    const loops = selfLoops.reduce((acc, i) => this.bdd.or(acc, this.guards[i]), ZERO);
+    const firstDims = dimensionsOf(this.firstIndex);
+    const secondDims = dimensionsOf(this.secondIndex);
+    if (this.secondIsSafety) {
+      // ∃ first (filter ∧ ∀ second loops)
+      const forced = this.bdd.and(this.filter, this.bdd.quantify(loops, secondDims, false));
+      return this.bdd.quantify(forced, firstDims, true) === ONE;
+    }
+    // ∀ first (filter → ∃ second loops)
+    const answered = this.bdd.or(this.bdd.not(this.filter), this.bdd.quantify(loops, secondDims, true));
+    return this.bdd.quantify(answered, firstDims, false) === ONE;
+  }
+  /** Per automaton state: a token there loses at every bound (see `doomed`). */
+  readonly doomedStates: readonly boolean[];
   private readonly bdd: Bdd;
   private readonly firstIndex: MoverIndex;
   private readonly secondIndex: MoverIndex;
@@ -189,6 +213,10 @@ export class MoveTable {
   }
 }
 
+function dimensionsOf(index: MoverIndex): { levels: readonly number[]; values: readonly (readonly boolean[])[] }[] {
+  return index.levels.map((levels, d) => ({ levels, values: index.values[d] }));
+}
+
 function subset(a: readonly number[], b: readonly number[]): boolean {
   if (a.length > b.length) return false;
   let j = 0;
@@ -235,7 +263,10 @@ export interface SolvedGame {
   readonly K: number;
   readonly table: MoveTable;
   readonly vectors: readonly Int8Array[];
-  /** Per node: per leaf: target node of each kept choice (−1 = a counter exceeded K). */
+  /**
+   * Per node: per leaf: target node of each kept choice (−1 = a counter exceeded K; −3 = never
+   * evaluated, only in on-the-fly games, see otf.ts).
+   */
   readonly targets: readonly (readonly Int32Array[] | undefined)[];
   /** Order in which nodes were found losing (0 = winning or unknown); used by attractor strategies. */
   readonly losingRank: Int32Array;
@@ -253,29 +284,15 @@ export function dominatedBy(a: Int8Array, b: Int8Array): boolean {
   return true;
 }
 
-/** Explore and solve the K-bounded game. `tick` throws Timeout when the deadline passed. */
-export function solveBounded(table: MoveTable, K: number, requestedCap: number, tick: () => void): SolvedGame {
-  const { ucw } = table;
-  const n = ucw.stateCount;
-  // Keep the position vectors within ~300 MB however large the automaton is.
-  const nodeCap = Math.min(requestedCap, Math.floor(300_000_000 / Math.max(64, n)));
-  const secondSafety = table.secondIsSafety;
-  const vectors: Int8Array[] = [];
-  const index = new Map<string, number>();
-  const targets: (Int32Array[] | undefined)[] = [];
-  let losing = new Int32Array(1024);
-  let lostCount = 0;
-  const alive: (Int32Array | undefined)[] = [];
-  const aliveLeaves: number[] = [];
-  const preds: number[][] = [];
-  const queue: number[] = [];
-  let overflow = false;
-
-  // Positions are keyed by their active entries only (sparse), built from `touched`.
-  // Two UTF-16 units per active entry: the state's low bits, then its high bits with the counter.
-  // Entries go in state order: a scan of the vector when many are active, else a sort of `touched`.
+/**
+ * Keys for positions, built from their active entries only (sparse): two UTF-16 units per active
+ * entry, the state's low bits, then its high bits with the counter. `touched` lists the active
+ * states (in any order; it is sorted in place when short); when many are active the vector is
+ * scanned instead.
+ */
+export function positionKeyer(n: number): (v: Int8Array, touched: number[]) => string {
   const keyUnits = new Uint16Array(2 * n);
-  const keyOf = (v: Int8Array, touched: number[]): string => {
+  return (v, touched) => {
     let m = 0;
     const put = (q: number) => {
       keyUnits[m++] = q & 0xffff;
@@ -298,6 +315,27 @@ export function solveBounded(table: MoveTable, K: number, requestedCap: number, 
     for (let i = 0; i < m; i += 8192) key += String.fromCharCode.apply(null, keyUnits.subarray(i, Math.min(m, i + 8192)) as unknown as number[]);
     return key;
   };
+}
+
+/** Explore and solve the K-bounded game. `tick` throws Timeout when the deadline passed. */
+export function solveBounded(table: MoveTable, K: number, requestedCap: number, tick: () => void): SolvedGame {
+  const { ucw } = table;
+  const n = ucw.stateCount;
+  // Keep the position vectors within ~300 MB however large the automaton is.
+  const nodeCap = Math.min(requestedCap, Math.floor(300_000_000 / Math.max(64, n)));
+  const secondSafety = table.secondIsSafety;
+  const vectors: Int8Array[] = [];
+  const index = new Map<string, number>();
+  const targets: (Int32Array[] | undefined)[] = [];
+  let losing = new Int32Array(1024);
+  let lostCount = 0;
+  const alive: (Int32Array | undefined)[] = [];
+  const aliveLeaves: number[] = [];
+  const preds: number[][] = [];
+  const queue: number[] = [];
+  let overflow = false;
+
+  const keyOf = positionKeyer(n);
   const nodeOf = (v: Int8Array, touched: number[]): number => {
     const key = keyOf(v, touched);
     let id = index.get(key);
