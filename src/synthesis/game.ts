@@ -43,7 +43,7 @@ export interface Leaf {
 
 /** Move structure per set of active automaton states; independent of K, so shared across K. */
 export class MoveTable {
-  private readonly cache = new Map<string, Leaf[]>();
+  private readonly cache = new Map<string, LeafList>();
   private readonly excludedCache = new Map<string, SplitPart[]>();
   constructor(
     readonly ucw: Ucw,
@@ -99,6 +99,8 @@ export class MoveTable {
     const answered = this.bdd.or(this.bdd.not(this.filter), this.bdd.quantify(loops, secondDims, true));
     return this.bdd.quantify(answered, firstDims, false) === ONE;
   }
+  /** Second-mover choices enumerated so far (a deterministic measure of the table's work). */
+  choicesBuilt = 0;
   /** Per automaton state: a token there loses at every bound (see `doomed`). */
   readonly doomedStates: readonly boolean[];
   private readonly bdd: Bdd;
@@ -119,6 +121,16 @@ export class MoveTable {
   }
 
   movesFor(active: readonly number[], tick: () => void): Leaf[] {
+    return this.leavesFor(active, tick).all(tick);
+  }
+
+  /**
+   * The leaves of a position with these active states, each computed on first use: a game in
+   * which the first mover is the safety player commits to one live leaf and need not enumerate
+   * the second mover's choices in the thousands of others (TwoCounters5: about 5,000 input
+   * classes per position in the dual game).
+   */
+  leavesFor(active: readonly number[], tick: () => void): LeafList {
     const key = active.join(',');
     const hit = this.cache.get(key);
     if (hit) return hit;
@@ -139,7 +151,7 @@ export class MoveTable {
         slotOf.set(g, slot);
         fatal.push(false);
       }
-      // A guard shared with an edge into a rejecting sink is fatal for all its edges.
+      // A guard shared with an edge into a doomed state is fatal for all its edges.
       if (this.fatalEdge[i]) fatal[slot] = true;
       return slot;
     });
@@ -149,9 +161,10 @@ export class MoveTable {
       guards.push(this.filter);
       fatal.push(false);
     }
-    const leaves: Leaf[] = [];
+    const firstParts: SplitPart[] = [];
+    const residuals: (readonly Node[])[] = [];
     const excluded: SplitPart[] = [];
-    // The safety player's branches into a rejecting sink are cut off while splitting.
+    // The safety player's branches into a doomed state are cut off while splitting.
     const firstFatal = this.secondIsSafety ? undefined : fatal;
     const secondFatal = this.secondIsSafety ? fatal : undefined;
     for (const lp0 of splitGuards(this.bdd, guards, this.firstIndex, this.first.merge, tick, firstFatal)) {
@@ -165,22 +178,26 @@ export class MoveTable {
         }
         residual = residual.slice(0, filterSlot);
       }
+      firstParts.push(lp);
+      residuals.push(residual);
+    }
+    // The safety player as second mover only ever uses its minimal choices (extraction picks
+    // among `kept`), so dominated ones need not be enumerated; the adversary's must all be, as
+    // a counterstrategy answers every output.
+    const skip = this.minimalChoicesOnly;
+    const maximalOnly = skip && !this.secondIsSafety;
+    // Each second-mover part keeps only its enabled edges (ascending, as edgeIds are).
+    const enabledEdges = (atLeaf: readonly Node[]): number[] => {
+      const on: number[] = [];
+      for (let j = 0; j < edgeSlot.length; j++) {
+        const g = atLeaf[edgeSlot[j]];
+        if (g === ONE) on.push(edgeIds[j]);
+        else if (g !== ZERO) throw new Error(`guard still open after splitting: proposition not declared?`);
+      }
+      return on;
+    };
+    const leafOf = (lp: SplitPart, residual: readonly Node[], tick: () => void): Leaf => {
       const fatalParts: SplitPart[] = [];
-      // The safety player as second mover only ever uses its minimal choices (extraction picks
-      // among `kept`), so dominated ones need not be enumerated; the adversary's must all be, as
-      // a counterstrategy answers every output.
-      const skip = this.minimalChoicesOnly;
-      const maximalOnly = skip && !this.secondIsSafety;
-      // Each second-mover part keeps only its enabled edges (ascending, as edgeIds are).
-      const enabledEdges = (atLeaf: readonly Node[]): number[] => {
-        const on: number[] = [];
-        for (let j = 0; j < edgeSlot.length; j++) {
-          const g = atLeaf[edgeSlot[j]];
-          if (g === ONE) on.push(edgeIds[j]);
-          else if (g !== ZERO) throw new Error(`guard still open after splitting: proposition not declared?`);
-        }
-        return on;
-      };
       const parts = splitGuards(
         this.bdd,
         residual,
@@ -201,15 +218,51 @@ export class MoveTable {
         choices.push({ part: parts[i], edges: edgeSets[i], rep: reps[i] });
         if (reps[i] === i) kept.push(i);
       }
-      leaves.push({ part: lp, choices, kept, fatal: fatalParts });
-    }
+      this.choicesBuilt += parts.length;
+      return { part: lp, choices, kept, fatal: fatalParts };
+    };
     if (this.cache.size > 200_000) {
       this.cache.clear();
       this.excludedCache.clear();
     }
-    this.cache.set(key, leaves);
+    const list = new LeafList(firstParts, residuals, leafOf);
+    this.cache.set(key, list);
     this.excludedCache.set(key, excluded);
-    return leaves;
+    return list;
+  }
+}
+
+/** A position's leaves (see `MoveTable.leavesFor`); leaf i is the i-th first-mover part. */
+export class LeafList {
+  private readonly leaves: (Leaf | undefined)[];
+  private built = 0;
+  private complete: Leaf[] | undefined;
+  constructor(
+    private readonly parts: readonly SplitPart[],
+    /** The guards under each part, dropped once its leaf is built. */
+    private readonly residuals: (readonly Node[] | undefined)[],
+    private readonly build: (part: SplitPart, residual: readonly Node[], tick: () => void) => Leaf,
+  ) {
+    this.leaves = new Array<Leaf | undefined>(parts.length);
+  }
+  get count(): number {
+    return this.parts.length;
+  }
+  at(i: number, tick: () => void): Leaf {
+    let leaf = this.leaves[i];
+    if (leaf === undefined) {
+      leaf = this.build(this.parts[i], this.residuals[i]!, tick);
+      this.leaves[i] = leaf;
+      this.residuals[i] = undefined;
+      this.built++;
+    }
+    return leaf;
+  }
+  all(tick: () => void): Leaf[] {
+    if (this.complete) return this.complete;
+    if (this.built < this.parts.length) for (let i = 0; i < this.parts.length; i++) this.at(i, tick);
+    this.complete = this.leaves as Leaf[];
+    return this.complete;
   }
 }
 
@@ -252,6 +305,43 @@ function dominance(sets: readonly (readonly number[])[], keepMinimal: boolean): 
   return rep;
 }
 
+/**
+ * Losing positions as sparse (state, counter) lists. The losing region is an upset (the winning
+ * region is a downset), so a position at or above a recorded one loses too and need not be
+ * explored.
+ */
+export class LosingSet {
+  private readonly states: Int32Array[] = [];
+  private readonly counters: Int8Array[] = [];
+  get size(): number {
+    return this.states.length;
+  }
+  covers(v: Int8Array): boolean {
+    for (let i = 0; i < this.states.length; i++) {
+      const qs = this.states[i];
+      const cs = this.counters[i];
+      let all = true;
+      for (let j = 0; j < qs.length; j++)
+        if (v[qs[j]] < cs[j]) {
+          all = false;
+          break;
+        }
+      if (all) return true;
+    }
+    return false;
+  }
+  /** Record a losing position (one above a recorded position adds nothing). */
+  add(v: Int8Array): void {
+    if (this.covers(v)) return;
+    const qs = activeOf(v);
+    this.states.push(Int32Array.from(qs));
+    this.counters.push(Int8Array.from(qs, (q) => v[q]));
+  }
+}
+
+/** Work units per second-mover choice enumerated (≈ 6 µs, against ≈ 0.2 µs per edge followed). */
+const CHOICE_WORK = 30;
+
 export class Timeout extends Error {
   constructor() {
     super('timeout');
@@ -264,13 +354,16 @@ export interface SolvedGame {
   readonly table: MoveTable;
   readonly vectors: readonly Int8Array[];
   /**
-   * Per node: per leaf: target node of each kept choice (−1 = a counter exceeded K; −3 = never
-   * evaluated, only in on-the-fly games, see otf.ts).
+   * Per expanded node: per leaf: target node of each kept choice (−1 = a counter exceeded K).
+   * On-the-fly games (otf.ts) leave some unevaluated: other negative targets, and first-mover
+   * leaves that were never built have no array.
    */
-  readonly targets: readonly (readonly Int32Array[] | undefined)[];
+  readonly targets: readonly (readonly (Int32Array | undefined)[] | undefined)[];
   /** Order in which nodes were found losing (0 = winning or unknown); used by attractor strategies. */
   readonly losingRank: Int32Array;
   readonly nodeCount: number;
+  /** Losing positions found (on-the-fly games), for solving the same game again faster. */
+  readonly losingSet?: LosingSet;
 }
 
 export function activeOf(v: Int8Array): number[] {
@@ -317,8 +410,24 @@ export function positionKeyer(n: number): (v: Int8Array, touched: number[]) => s
   };
 }
 
-/** Explore and solve the K-bounded game. `tick` throws Timeout when the deadline passed. */
-export function solveBounded(table: MoveTable, K: number, requestedCap: number, tick: () => void): SolvedGame {
+/**
+ * Explore and solve the K-bounded game. `tick` throws Timeout when the deadline passed. With a
+ * `workCap`, the game stops with 'overflow' once its work passes the cap: choices enumerated
+ * count CHOICE_WORK each, and every enabled edge followed to a successor counts one (about
+ * 0.2 µs; a deterministic budget, so the outcome is the same on every machine).
+ */
+export function solveBounded(
+  table: MoveTable,
+  K: number,
+  requestedCap: number,
+  tick: () => void,
+  workCap = Infinity,
+  /**
+   * Positions known to lose at this K (from an earlier solve of the same game): a new position
+   * above one of them is marked losing without being explored.
+   */
+  knownLosing?: LosingSet,
+): SolvedGame {
   const { ucw } = table;
   const n = ucw.stateCount;
   // Keep the position vectors within ~300 MB however large the automaton is.
@@ -357,7 +466,8 @@ export function solveBounded(table: MoveTable, K: number, requestedCap: number, 
       bigger.set(losing);
       losing = bigger;
     }
-    queue.push(id);
+    if (knownLosing?.covers(v)) losing[id] = ++lostCount;
+    else queue.push(id);
     return id;
   };
 
@@ -395,8 +505,14 @@ export function solveBounded(table: MoveTable, K: number, requestedCap: number, 
   nodeOf(init, [...ucw.initial]);
   const next = new Int8Array(n).fill(-1);
   const touched: number[] = [];
+  const choicesBefore = table.choicesBuilt;
+  let edgeWork = 0;
   for (let head = 0; head < queue.length; head++) {
     if (losing[0]) break;
+    if ((table.choicesBuilt - choicesBefore) * CHOICE_WORK + edgeWork > workCap) {
+      overflow = true;
+      break;
+    }
     const u = queue[head];
     if (losing[u]) continue;
     tick();
@@ -412,6 +528,7 @@ export function solveBounded(table: MoveTable, K: number, requestedCap: number, 
       let dead = false;
       for (let k = 0; k < leaf.kept.length; k++) {
         const edges = leaf.choices[leaf.kept[k]].edges;
+        edgeWork += edges.length;
         let bad = false;
         for (let i = 0; i < edges.length; i++) {
           const e = ucw.edges[edges[i]];
