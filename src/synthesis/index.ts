@@ -27,6 +27,7 @@ import {
   minimizeMealy,
 } from './extract.js';
 import { type Mover, MoveTable, type SolvedGame, solveBounded, Timeout } from './game.js';
+import { solveOnTheFly } from './otf.js';
 import { completeCube, type Dimension, dimensionsFor } from './split.js';
 import { type Ucw, ucwFromTgba } from './ucw.js';
 
@@ -48,6 +49,11 @@ export interface SynthesisOptions {
   readonly games?: 'both' | 'primal' | 'dual';
   /** Solve independent parts separately (default true). */
   readonly decompose?: boolean;
+  /**
+   * Work budget for solving a won game again completely before extracting its strategy (see
+   * `forExtraction`; default EXTRACTION_WORK). 0 extracts from the on-the-fly game (for testing).
+   */
+  readonly extractionWork?: number;
 }
 
 export interface SynthesisStats {
@@ -322,6 +328,12 @@ function mover(dims: Dimension[], merge: boolean): Mover {
   return { dims, merge };
 }
 
+/**
+ * Work budget for solving a won game again completely before extracting its strategy (see
+ * `forExtraction`; units of `solveBounded`'s workCap, about 0.2 µs each: roughly 1.5 s).
+ */
+const EXTRACTION_WORK = 7_500_000;
+
 /** Primal automata from this size on let the dual's K = 0 game go first (see probeDual). */
 const LARGE_PRIMAL_AUTOMATON = 100;
 /** The dual probe's share of the remaining time (1/n). */
@@ -513,7 +525,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         }
       }
       const K = Kp;
-      const game = solveBounded(primal, K, nodeCap, tick);
+      const game = solveOnTheFly(primal, K, nodeCap, tick);
       progress(`primal K=${K}: ${game.status} (${game.nodeCount} positions)`);
       if (game.status === 'win') return realizable(game);
       if (game.status === 'overflow') primalStuck = true;
@@ -542,7 +554,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         dualBlocked = false;
       }
       const K = Kd;
-      const game = solveBounded(dual, K, nodeCap, tick);
+      const game = solveOnTheFly(dual, K, nodeCap, tick);
       progress(`dual K=${K}: ${game.status} (${game.nodeCount} positions)`);
       if (game.status === 'win') return unrealizable(game);
       if (game.status === 'overflow') dualStuck = true;
@@ -561,10 +573,10 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
       gamePositions: game.nodeCount,
     };
     if (!want.counterstrategy) return { verdict: 'unrealizable', stats };
-    if (!mealy) return { verdict: 'unrealizable', counterstrategy: extractDualMooreCounterstrategy(game, inputs, outputs, dualRestricted), stats };
+    if (!mealy)
+      return { verdict: 'unrealizable', counterstrategy: extractDualMooreCounterstrategy(forExtraction(game), inputs, outputs, dualRestricted), stats };
     // The solving table skipped dominated controller outputs: replay on one that lists them all.
-    const replayed = solveBounded(dualTableFor(game.table.ucw, true), game.K, nodeCap, tick);
-    if (replayed.status !== 'win') throw new InternalSynthesisError(`the dual game replayed with every output was not won (${replayed.status})`);
+    const replayed = forExtraction(solveOnTheFly(dualTableFor(game.table.ucw, true), game.K, nodeCap, tick));
     const counterstrategy = extractDualCounterstrategy(replayed, inputs, outputs, dualRestricted);
     return { verdict: 'unrealizable', counterstrategy, stats };
   }
@@ -591,7 +603,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
       const ucw = union(disjuncts(dualFormula).map((p) => ucwFromTgba(translateLtl(p, { deadline: translationEnd, tick }))));
       progress(`automaton for φ: ${ucw.stateCount} states (probed before the large primal game)`);
       dual = dualTableFor(ucw);
-      const game = solveBounded(dual, Kd, nodeCap, sliceTick);
+      const game = solveOnTheFly(dual, Kd, nodeCap, sliceTick);
       progress(`dual K=${Kd}: ${game.status} (${game.nodeCount} positions)`);
       if (game.status === 'win') return unrealizable(game);
       if (game.status === 'overflow') dualStuck = true;
@@ -606,9 +618,24 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     return undefined;
   }
 
-  function realizable(game: SolvedGame): GameOutcome {
-    const stats = { K: game.K, automatonStates: game.table.ucw.stateCount, gamePositions: game.nodeCount };
+  /**
+   * The won game for strategy extraction. Games are decided on the fly (otf.ts), which explores
+   * one option per decision; extraction makes smaller strategies from a completely explored game
+   * (more winning positions to reuse and widen to), so the game is solved again completely when
+   * that fits a deterministic work budget (the same strategies as before on-the-fly solving, for
+   * all but the largest games), else the on-the-fly game is used.
+   */
+  function forExtraction(game: SolvedGame): SolvedGame {
+    if (game.status !== 'win') throw new InternalSynthesisError(`a strategy was asked of a game that was not won (${game.status})`);
+    const complete = solveBounded(game.table, game.K, nodeCap, tick, options.extractionWork ?? EXTRACTION_WORK, game.losingSet);
+    if (complete.status === 'lose') throw new InternalSynthesisError('the game won on the fly was lost when solved completely');
+    return complete.status === 'win' ? complete : game;
+  }
+
+  function realizable(won: SolvedGame): GameOutcome {
+    const stats = { K: won.K, automatonStates: won.table.ucw.stateCount, gamePositions: won.nodeCount };
     if (!want.controller) return { verdict: 'realizable', stats };
+    const game = forExtraction(won);
     if (!mealy) return { verdict: 'realizable', controller: extractMooreController(game, inputs, outputs, outputDims), stats };
     // Widened states (largest winning positions) give fewer states but may act on obligations
     // that are not pending; keep the plain extraction when it is as small, since it makes fewer
