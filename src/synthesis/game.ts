@@ -424,7 +424,8 @@ export function solveBounded(
   workCap = Infinity,
   /**
    * Positions known to lose at this K (from an earlier solve of the same game): a new position
-   * above one of them is marked losing without being explored.
+   * above one of them is marked losing without being explored. Positions this game finds losing
+   * are added to it, so the losing parts are not explored again and again.
    */
   knownLosing?: LosingSet,
 ): SolvedGame {
@@ -476,6 +477,7 @@ export function solveBounded(
     losing[start] = ++lostCount;
     while (work.length > 0) {
       const v = work.pop()!;
+      knownLosing?.add(vectors[v]);
       for (const code of preds[v]) {
         const p = Math.floor(code / 65536);
         const leaf = code % 65536;
