@@ -165,6 +165,24 @@ export class Bdd {
     if (!cache) this.restrictCache.set(key, (cache = new Map()));
     return this.restrictWith(f, levels, values, max, cache);
   }
+  /**
+   * ∃ (or ∀) over a mover's options: for each dimension, the disjunction (conjunction) of f under
+   * each of its options. Options, not all valuations: a signal's updates are one-hot.
+   */
+  quantify(f: Node, dims: readonly { readonly levels: readonly number[]; readonly values: readonly (readonly boolean[])[] }[], exists: boolean): Node {
+    for (const { levels, values } of dims) {
+      let max = -1;
+      for (const l of levels) if (l > max) max = l;
+      let acc: Node = exists ? ZERO : ONE;
+      for (const option of values) {
+        // A private cache: the shared one is keyed by the split's option numbering.
+        const r = this.restrictWith(f, levels, option, max, new Map());
+        acc = exists ? this.or(acc, r) : this.and(acc, r);
+      }
+      f = acc;
+    }
+    return f;
+  }
   private restrictWith(f: Node, levels: readonly number[], values: readonly boolean[], max: number, cache: Map<Node, Node>): Node {
     if (f <= 1 || this.lvl[f] > max) return f;
     const hit = cache.get(f);

@@ -70,6 +70,16 @@ function stateSet(game: SolvedGame, upward: boolean, widenStates = true): Built 
 
 const winning = (game: SolvedGame, t: number) => t >= 0 && game.losingRank[t] === 0 && game.targets[t] !== undefined;
 
+/**
+ * The targets of a node's leaf. The second mover's leaves are all there once a node is expanded;
+ * an on-the-fly game leaves first-mover leaves it never looked at without targets (and unbuilt).
+ */
+function leafTargets(game: SolvedGame, u: number, li: number): Int32Array {
+  const ts = game.targets[u]?.[li];
+  if (!ts) throw new Error('internal: a leaf of an expanded position has no targets');
+  return ts;
+}
+
 /** Controller from a won primal game where the controller moves second (Mealy semantics). */
 export function extractMealyController(
   game: SolvedGame,
@@ -84,12 +94,12 @@ export function extractMealyController(
   for (let s = 0; s < built.states.length; s++) {
     const u = built.states[s];
     const leaves = game.table.movesFor(activeOf(game.vectors[u]), () => {});
-    const targets = game.targets[u]!;
     leaves.forEach((leaf, li) => {
+      const targets = leafTargets(game, u, li);
       let pick = -1;
       let pickState: number | undefined;
       for (let k = 0; k < leaf.kept.length; k++) {
-        const t = targets[li][k];
+        const t = targets[k];
         if (!winning(game, t)) continue;
         const existing = built.find(t);
         if (pick < 0) pick = k;
@@ -100,7 +110,7 @@ export function extractMealyController(
         }
       }
       if (pick < 0) throw new Error('internal: no safe choice in a winning position');
-      const to = pickState ?? built.add(targets[li][pick]);
+      const to = pickState ?? built.add(targets[pick]);
       const choice = leaf.choices[leaf.kept[pick]];
       transitions.push({ from: s, input: leaf.part.cube, output: completeCube(choice.part.cube, outputDims), to });
     });
@@ -139,22 +149,25 @@ function firstMoverStrategy(
   built.add(0);
   for (let s = 0; s < built.states.length; s++) {
     const u = built.states[s];
-    const leaves = game.table.movesFor(activeOf(game.vectors[u]), () => {});
+    // Only the leaves with targets: an on-the-fly game builds few of a position's leaves.
+    const list = game.table.leavesFor(activeOf(game.vectors[u]), () => {});
     const targets = game.targets[u]!;
     let best = -1;
     let bestNew = Infinity;
-    for (let li = 0; li < leaves.length; li++) {
-      if (!leaves[li].kept.every((_, k) => winning(game, targets[li][k]))) continue;
-      const fresh = leaves[li].kept.filter((_, k) => built.find(targets[li][k]) === undefined).length;
+    for (let li = 0; li < list.count; li++) {
+      const ts = targets[li];
+      if (!ts || !ts.every((t) => winning(game, t))) continue;
+      const fresh = ts.filter((t) => built.find(t) === undefined).length;
       if (fresh < bestNew) {
         best = li;
         bestNew = fresh;
       }
     }
     if (best < 0) throw new Error('internal: no safe move in a winning position');
-    const leaf = leaves[best];
+    const leaf = list.at(best, () => {});
+    const bestTargets = leafTargets(game, u, best);
     const stateOfKept = leaf.kept.map((_, k) => {
-      const t = targets[best][k];
+      const t = bestTargets[k];
       return built.find(t) ?? built.add(t);
     });
     leaf.choices.forEach((choice, ci) => {
@@ -198,11 +211,11 @@ export function extractDualMooreCounterstrategy(
   for (let s = 0; s < built.states.length; s++) {
     const u = built.states[s];
     const leaves = game.table.movesFor(activeOf(game.vectors[u]), () => {});
-    const targets = game.targets[u]!;
     leaves.forEach((leaf, li) => {
-      const k = leaf.kept.findIndex((_, j) => winning(game, targets[li][j]));
+      const targets = leafTargets(game, u, li);
+      const k = leaf.kept.findIndex((_, j) => winning(game, targets[j]));
       if (k < 0) throw new Error('internal: no safe environment answer');
-      const t = targets[li][k];
+      const t = targets[k];
       const to = built.find(t) ?? built.add(t);
       const input = completeInputs(leaf.choices[leaf.kept[k]].part.cube, inputs);
       for (const output of expandPart(leaf.part)) transitions.push({ from: s, output, input, to });
@@ -260,10 +273,9 @@ export function extractAttractorCounterstrategy(
     }
     const rank = game.losingRank[u];
     const leaves = game.table.movesFor(activeOf(game.vectors[u]), () => {});
-    const targets = game.targets[u]!;
     const li = leaves.findIndex((leaf, i) =>
       leaf.kept.every((_, k) => {
-        const t = targets[i][k];
+        const t = leafTargets(game, u, i)[k];
         return t < 0 || (game.losingRank[t] > 0 && game.losingRank[t] < rank);
       }),
     );
@@ -271,7 +283,7 @@ export function extractAttractorCounterstrategy(
     const leaf = leaves[li];
     const input = completeInputs(leaf.part.cube, inputs);
     for (const choice of leaf.choices) {
-      const t = targets[li][leaf.kept.indexOf(choice.rep)];
+      const t = leafTargets(game, u, li)[leaf.kept.indexOf(choice.rep)];
       const to = target(t < 0 ? SINK : t);
       for (const output of expandPart(choice.part)) transitions.push({ from: s, input, output, to });
     }

@@ -43,7 +43,7 @@ export interface Leaf {
 
 /** Move structure per set of active automaton states; independent of K, so shared across K. */
 export class MoveTable {
-  private readonly cache = new Map<string, Leaf[]>();
+  private readonly cache = new Map<string, LeafList>();
   private readonly excludedCache = new Map<string, SplitPart[]>();
   constructor(
     readonly ucw: Ucw,
@@ -71,12 +71,38 @@ export class MoveTable {
     this.firstIndex = indexMover(this.bdd, first.dims);
     this.secondIndex = indexMover(this.bdd, second.dims);
     this.guards = ucw.edges.map((e) => this.bdd.fromFormula(e.guard));
-    const sink = ucw.out.map((es, q) =>
-      es.some((i) => ucw.edges[i].to === q && ucw.edges[i].rejecting && ucw.edges[i].guard.kind === 'true'),
-    );
-    this.fatalEdge = ucw.edges.map((e) => sink[e.to]);
     this.filter = this.bdd.fromFormula(firstFilter);
+    this.doomedStates = ucw.out.map((es, q) => this.doomed(es.filter((i) => ucw.edges[i].to === q && ucw.edges[i].rejecting)));
+    // Entering a doomed state loses at every bound, so the safety player's moves that force such
+    // an edge are cut off while splitting (LedMatrix: 900 minimal controller moves per input
+    // class without this, most of them violating a guarantee under the GF assumption).
+    this.fatalEdge = ucw.edges.map((e) => this.doomedStates[e.to]);
   }
+  /**
+   * Whether a token in a state with these rejecting self-loops loses at every bound: the adversary
+   * can enable one of them in every step whatever the safety player does, so the token stays and
+   * its counter grows without end (e.g. the state "guarantee violated, waiting for the assumption
+   * GF a to fail": its self-loops are `a` rejecting and `¬a` not). A step is adversary first then
+   * safety player, or the reverse; the filter restricts the first mover's moves.
+   */
+  private doomed(selfLoops: readonly number[]): boolean {
+    if (selfLoops.length === 0) return false;
+    const loops = selfLoops.reduce((acc, i) => this.bdd.or(acc, this.guards[i]), ZERO);
+    const firstDims = dimensionsOf(this.firstIndex);
+    const secondDims = dimensionsOf(this.secondIndex);
+    if (this.secondIsSafety) {
+      // ∃ first (filter ∧ ∀ second loops)
+      const forced = this.bdd.and(this.filter, this.bdd.quantify(loops, secondDims, false));
+      return this.bdd.quantify(forced, firstDims, true) === ONE;
+    }
+    // ∀ first (filter → ∃ second loops)
+    const answered = this.bdd.or(this.bdd.not(this.filter), this.bdd.quantify(loops, secondDims, true));
+    return this.bdd.quantify(answered, firstDims, false) === ONE;
+  }
+  /** Second-mover choices enumerated so far (a deterministic measure of the table's work). */
+  choicesBuilt = 0;
+  /** Per automaton state: a token there loses at every bound (see `doomed`). */
+  readonly doomedStates: readonly boolean[];
   private readonly bdd: Bdd;
   private readonly firstIndex: MoverIndex;
   private readonly secondIndex: MoverIndex;
@@ -95,6 +121,16 @@ export class MoveTable {
   }
 
   movesFor(active: readonly number[], tick: () => void): Leaf[] {
+    return this.leavesFor(active, tick).all(tick);
+  }
+
+  /**
+   * The leaves of a position with these active states, each computed on first use: a game in
+   * which the first mover is the safety player commits to one live leaf and need not enumerate
+   * the second mover's choices in the thousands of others (TwoCounters5: about 5,000 input
+   * classes per position in the dual game).
+   */
+  leavesFor(active: readonly number[], tick: () => void): LeafList {
     const key = active.join(',');
     const hit = this.cache.get(key);
     if (hit) return hit;
@@ -115,7 +151,7 @@ export class MoveTable {
         slotOf.set(g, slot);
         fatal.push(false);
       }
-      // A guard shared with an edge into a rejecting sink is fatal for all its edges.
+      // A guard shared with an edge into a doomed state is fatal for all its edges.
       if (this.fatalEdge[i]) fatal[slot] = true;
       return slot;
     });
@@ -125,9 +161,10 @@ export class MoveTable {
       guards.push(this.filter);
       fatal.push(false);
     }
-    const leaves: Leaf[] = [];
+    const firstParts: SplitPart[] = [];
+    const residuals: (readonly Node[])[] = [];
     const excluded: SplitPart[] = [];
-    // The safety player's branches into a rejecting sink are cut off while splitting.
+    // The safety player's branches into a doomed state are cut off while splitting.
     const firstFatal = this.secondIsSafety ? undefined : fatal;
     const secondFatal = this.secondIsSafety ? fatal : undefined;
     for (const lp0 of splitGuards(this.bdd, guards, this.firstIndex, this.first.merge, tick, firstFatal)) {
@@ -141,22 +178,26 @@ export class MoveTable {
         }
         residual = residual.slice(0, filterSlot);
       }
+      firstParts.push(lp);
+      residuals.push(residual);
+    }
+    // The safety player as second mover only ever uses its minimal choices (extraction picks
+    // among `kept`), so dominated ones need not be enumerated; the adversary's must all be, as
+    // a counterstrategy answers every output.
+    const skip = this.minimalChoicesOnly;
+    const maximalOnly = skip && !this.secondIsSafety;
+    // Each second-mover part keeps only its enabled edges (ascending, as edgeIds are).
+    const enabledEdges = (atLeaf: readonly Node[]): number[] => {
+      const on: number[] = [];
+      for (let j = 0; j < edgeSlot.length; j++) {
+        const g = atLeaf[edgeSlot[j]];
+        if (g === ONE) on.push(edgeIds[j]);
+        else if (g !== ZERO) throw new Error(`guard still open after splitting: proposition not declared?`);
+      }
+      return on;
+    };
+    const leafOf = (lp: SplitPart, residual: readonly Node[], tick: () => void): Leaf => {
       const fatalParts: SplitPart[] = [];
-      // The safety player as second mover only ever uses its minimal choices (extraction picks
-      // among `kept`), so dominated ones need not be enumerated; the adversary's must all be, as
-      // a counterstrategy answers every output.
-      const skip = this.minimalChoicesOnly;
-      const maximalOnly = skip && !this.secondIsSafety;
-      // Each second-mover part keeps only its enabled edges (ascending, as edgeIds are).
-      const enabledEdges = (atLeaf: readonly Node[]): number[] => {
-        const on: number[] = [];
-        for (let j = 0; j < edgeSlot.length; j++) {
-          const g = atLeaf[edgeSlot[j]];
-          if (g === ONE) on.push(edgeIds[j]);
-          else if (g !== ZERO) throw new Error(`guard still open after splitting: proposition not declared?`);
-        }
-        return on;
-      };
       const parts = splitGuards(
         this.bdd,
         residual,
@@ -177,16 +218,56 @@ export class MoveTable {
         choices.push({ part: parts[i], edges: edgeSets[i], rep: reps[i] });
         if (reps[i] === i) kept.push(i);
       }
-      leaves.push({ part: lp, choices, kept, fatal: fatalParts });
-    }
+      this.choicesBuilt += parts.length;
+      return { part: lp, choices, kept, fatal: fatalParts };
+    };
     if (this.cache.size > 200_000) {
       this.cache.clear();
       this.excludedCache.clear();
     }
-    this.cache.set(key, leaves);
+    const list = new LeafList(firstParts, residuals, leafOf);
+    this.cache.set(key, list);
     this.excludedCache.set(key, excluded);
-    return leaves;
+    return list;
   }
+}
+
+/** A position's leaves (see `MoveTable.leavesFor`); leaf i is the i-th first-mover part. */
+export class LeafList {
+  private readonly leaves: (Leaf | undefined)[];
+  private built = 0;
+  private complete: Leaf[] | undefined;
+  constructor(
+    private readonly parts: readonly SplitPart[],
+    /** The guards under each part, dropped once its leaf is built. */
+    private readonly residuals: (readonly Node[] | undefined)[],
+    private readonly build: (part: SplitPart, residual: readonly Node[], tick: () => void) => Leaf,
+  ) {
+    this.leaves = new Array<Leaf | undefined>(parts.length);
+  }
+  get count(): number {
+    return this.parts.length;
+  }
+  at(i: number, tick: () => void): Leaf {
+    let leaf = this.leaves[i];
+    if (leaf === undefined) {
+      leaf = this.build(this.parts[i], this.residuals[i]!, tick);
+      this.leaves[i] = leaf;
+      this.residuals[i] = undefined;
+      this.built++;
+    }
+    return leaf;
+  }
+  all(tick: () => void): Leaf[] {
+    if (this.complete) return this.complete;
+    if (this.built < this.parts.length) for (let i = 0; i < this.parts.length; i++) this.at(i, tick);
+    this.complete = this.leaves as Leaf[];
+    return this.complete;
+  }
+}
+
+function dimensionsOf(index: MoverIndex): { levels: readonly number[]; values: readonly (readonly boolean[])[] }[] {
+  return index.levels.map((levels, d) => ({ levels, values: index.values[d] }));
 }
 
 function subset(a: readonly number[], b: readonly number[]): boolean {
@@ -224,6 +305,43 @@ function dominance(sets: readonly (readonly number[])[], keepMinimal: boolean): 
   return rep;
 }
 
+/**
+ * Losing positions as sparse (state, counter) lists. The losing region is an upset (the winning
+ * region is a downset), so a position at or above a recorded one loses too and need not be
+ * explored.
+ */
+export class LosingSet {
+  private readonly states: Int32Array[] = [];
+  private readonly counters: Int8Array[] = [];
+  get size(): number {
+    return this.states.length;
+  }
+  covers(v: Int8Array): boolean {
+    for (let i = 0; i < this.states.length; i++) {
+      const qs = this.states[i];
+      const cs = this.counters[i];
+      let all = true;
+      for (let j = 0; j < qs.length; j++)
+        if (v[qs[j]] < cs[j]) {
+          all = false;
+          break;
+        }
+      if (all) return true;
+    }
+    return false;
+  }
+  /** Record a losing position (one above a recorded position adds nothing). */
+  add(v: Int8Array): void {
+    if (this.covers(v)) return;
+    const qs = activeOf(v);
+    this.states.push(Int32Array.from(qs));
+    this.counters.push(Int8Array.from(qs, (q) => v[q]));
+  }
+}
+
+/** Work units per second-mover choice enumerated (≈ 6 µs, against ≈ 0.2 µs per edge followed). */
+const CHOICE_WORK = 30;
+
 export class Timeout extends Error {
   constructor() {
     super('timeout');
@@ -235,11 +353,17 @@ export interface SolvedGame {
   readonly K: number;
   readonly table: MoveTable;
   readonly vectors: readonly Int8Array[];
-  /** Per node: per leaf: target node of each kept choice (−1 = a counter exceeded K). */
-  readonly targets: readonly (readonly Int32Array[] | undefined)[];
+  /**
+   * Per expanded node: per leaf: target node of each kept choice (−1 = a counter exceeded K).
+   * On-the-fly games (otf.ts) leave some unevaluated: other negative targets, and first-mover
+   * leaves that were never built have no array.
+   */
+  readonly targets: readonly (readonly (Int32Array | undefined)[] | undefined)[];
   /** Order in which nodes were found losing (0 = winning or unknown); used by attractor strategies. */
   readonly losingRank: Int32Array;
   readonly nodeCount: number;
+  /** Losing positions found (on-the-fly games), for solving the same game again faster. */
+  readonly losingSet?: LosingSet;
 }
 
 export function activeOf(v: Int8Array): number[] {
@@ -253,29 +377,15 @@ export function dominatedBy(a: Int8Array, b: Int8Array): boolean {
   return true;
 }
 
-/** Explore and solve the K-bounded game. `tick` throws Timeout when the deadline passed. */
-export function solveBounded(table: MoveTable, K: number, requestedCap: number, tick: () => void): SolvedGame {
-  const { ucw } = table;
-  const n = ucw.stateCount;
-  // Keep the position vectors within ~300 MB however large the automaton is.
-  const nodeCap = Math.min(requestedCap, Math.floor(300_000_000 / Math.max(64, n)));
-  const secondSafety = table.secondIsSafety;
-  const vectors: Int8Array[] = [];
-  const index = new Map<string, number>();
-  const targets: (Int32Array[] | undefined)[] = [];
-  let losing = new Int32Array(1024);
-  let lostCount = 0;
-  const alive: (Int32Array | undefined)[] = [];
-  const aliveLeaves: number[] = [];
-  const preds: number[][] = [];
-  const queue: number[] = [];
-  let overflow = false;
-
-  // Positions are keyed by their active entries only (sparse), built from `touched`.
-  // Two UTF-16 units per active entry: the state's low bits, then its high bits with the counter.
-  // Entries go in state order: a scan of the vector when many are active, else a sort of `touched`.
+/**
+ * Keys for positions, built from their active entries only (sparse): two UTF-16 units per active
+ * entry, the state's low bits, then its high bits with the counter. `touched` lists the active
+ * states (in any order; it is sorted in place when short); when many are active the vector is
+ * scanned instead.
+ */
+export function positionKeyer(n: number): (v: Int8Array, touched: number[]) => string {
   const keyUnits = new Uint16Array(2 * n);
-  const keyOf = (v: Int8Array, touched: number[]): string => {
+  return (v, touched) => {
     let m = 0;
     const put = (q: number) => {
       keyUnits[m++] = q & 0xffff;
@@ -298,6 +408,44 @@ export function solveBounded(table: MoveTable, K: number, requestedCap: number, 
     for (let i = 0; i < m; i += 8192) key += String.fromCharCode.apply(null, keyUnits.subarray(i, Math.min(m, i + 8192)) as unknown as number[]);
     return key;
   };
+}
+
+/**
+ * Explore and solve the K-bounded game. `tick` throws Timeout when the deadline passed. With a
+ * `workCap`, the game stops with 'overflow' once its work passes the cap: choices enumerated
+ * count CHOICE_WORK each, and every enabled edge followed to a successor counts one (about
+ * 0.2 µs; a deterministic budget, so the outcome is the same on every machine).
+ */
+export function solveBounded(
+  table: MoveTable,
+  K: number,
+  requestedCap: number,
+  tick: () => void,
+  workCap = Infinity,
+  /**
+   * Positions known to lose at this K (from an earlier solve of the same game): a new position
+   * above one of them is marked losing without being explored. Positions this game finds losing
+   * are added to it, so the losing parts are not explored again and again.
+   */
+  knownLosing?: LosingSet,
+): SolvedGame {
+  const { ucw } = table;
+  const n = ucw.stateCount;
+  // Keep the position vectors within ~300 MB however large the automaton is.
+  const nodeCap = Math.min(requestedCap, Math.floor(300_000_000 / Math.max(64, n)));
+  const secondSafety = table.secondIsSafety;
+  const vectors: Int8Array[] = [];
+  const index = new Map<string, number>();
+  const targets: (Int32Array[] | undefined)[] = [];
+  let losing = new Int32Array(1024);
+  let lostCount = 0;
+  const alive: (Int32Array | undefined)[] = [];
+  const aliveLeaves: number[] = [];
+  const preds: number[][] = [];
+  const queue: number[] = [];
+  let overflow = false;
+
+  const keyOf = positionKeyer(n);
   const nodeOf = (v: Int8Array, touched: number[]): number => {
     const key = keyOf(v, touched);
     let id = index.get(key);
@@ -319,7 +467,8 @@ export function solveBounded(table: MoveTable, K: number, requestedCap: number, 
       bigger.set(losing);
       losing = bigger;
     }
-    queue.push(id);
+    if (knownLosing?.covers(v)) losing[id] = ++lostCount;
+    else queue.push(id);
     return id;
   };
 
@@ -328,6 +477,7 @@ export function solveBounded(table: MoveTable, K: number, requestedCap: number, 
     losing[start] = ++lostCount;
     while (work.length > 0) {
       const v = work.pop()!;
+      knownLosing?.add(vectors[v]);
       for (const code of preds[v]) {
         const p = Math.floor(code / 65536);
         const leaf = code % 65536;
@@ -357,8 +507,14 @@ export function solveBounded(table: MoveTable, K: number, requestedCap: number, 
   nodeOf(init, [...ucw.initial]);
   const next = new Int8Array(n).fill(-1);
   const touched: number[] = [];
+  const choicesBefore = table.choicesBuilt;
+  let edgeWork = 0;
   for (let head = 0; head < queue.length; head++) {
     if (losing[0]) break;
+    if ((table.choicesBuilt - choicesBefore) * CHOICE_WORK + edgeWork > workCap) {
+      overflow = true;
+      break;
+    }
     const u = queue[head];
     if (losing[u]) continue;
     tick();
@@ -374,6 +530,7 @@ export function solveBounded(table: MoveTable, K: number, requestedCap: number, 
       let dead = false;
       for (let k = 0; k < leaf.kept.length; k++) {
         const edges = leaf.choices[leaf.kept[k]].edges;
+        edgeWork += edges.length;
         let bad = false;
         for (let i = 0; i < edges.length; i++) {
           const e = ucw.edges[edges[i]];

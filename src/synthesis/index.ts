@@ -27,6 +27,7 @@ import {
   minimizeMealy,
 } from './extract.js';
 import { type Mover, MoveTable, type SolvedGame, solveBounded, Timeout } from './game.js';
+import { solveOnTheFly } from './otf.js';
 import { completeCube, type Dimension, dimensionsFor } from './split.js';
 import { type Ucw, ucwFromTgba } from './ucw.js';
 
@@ -55,6 +56,11 @@ export interface SynthesisOptions {
    * spec in its own thread first and move one that needs longer to an isolated worker.
    */
   readonly stopAfterMs?: number;
+  /**
+   * Work budget for solving a won game again completely before extracting its strategy (see
+   * `forExtraction`; default EXTRACTION_WORK). 0 extracts from the on-the-fly game (for testing).
+   */
+  readonly extractionWork?: number;
 }
 
 export interface SynthesisStats {
@@ -340,6 +346,15 @@ function mover(dims: Dimension[], merge: boolean): Mover {
   return { dims, merge };
 }
 
+/**
+ * Work budget for solving a won game again completely before extracting its strategy (see
+ * `forExtraction`; units of `solveBounded`'s workCap, 0.07–0.2 µs each: 1.5–4 s). On the corpus
+ * only two games exceed it, both undecided before on-the-fly solving (tmp_13cfc6f2: 190 million,
+ * Alarm_a5f99bc6: 26 million); the largest that fit are SPIReadManag (19 million) and
+ * Alarm_70523fbe (16 million, 5 states instead of 8 from the on-the-fly game).
+ */
+const EXTRACTION_WORK = 20_000_000;
+
 /** Primal automata from this size on let the dual's K = 0 game go first (see probeDual). */
 const LARGE_PRIMAL_AUTOMATON = 100;
 /** The dual probe's share of the remaining time (1/n). */
@@ -531,7 +546,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         }
       }
       const K = Kp;
-      const game = solveBounded(primal, K, nodeCap, tick);
+      const game = solveOnTheFly(primal, K, nodeCap, tick);
       progress(`primal K=${K}: ${game.status} (${game.nodeCount} positions)`);
       if (game.status === 'win') return realizable(game);
       if (game.status === 'overflow') primalStuck = true;
@@ -560,7 +575,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         dualBlocked = false;
       }
       const K = Kd;
-      const game = solveBounded(dual, K, nodeCap, tick);
+      const game = solveOnTheFly(dual, K, nodeCap, tick);
       progress(`dual K=${K}: ${game.status} (${game.nodeCount} positions)`);
       if (game.status === 'win') return unrealizable(game);
       if (game.status === 'overflow') dualStuck = true;
@@ -579,10 +594,10 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
       gamePositions: game.nodeCount,
     };
     if (!want.counterstrategy) return { verdict: 'unrealizable', stats };
-    if (!mealy) return { verdict: 'unrealizable', counterstrategy: extractDualMooreCounterstrategy(game, inputs, outputs, dualRestricted), stats };
+    if (!mealy)
+      return { verdict: 'unrealizable', counterstrategy: extractDualMooreCounterstrategy(forExtraction(game), inputs, outputs, dualRestricted), stats };
     // The solving table skipped dominated controller outputs: replay on one that lists them all.
-    const replayed = solveBounded(dualTableFor(game.table.ucw, true), game.K, nodeCap, tick);
-    if (replayed.status !== 'win') throw new InternalSynthesisError(`the dual game replayed with every output was not won (${replayed.status})`);
+    const replayed = forExtraction(solveOnTheFly(dualTableFor(game.table.ucw, true), game.K, nodeCap, tick));
     const counterstrategy = extractDualCounterstrategy(replayed, inputs, outputs, dualRestricted);
     return { verdict: 'unrealizable', counterstrategy, stats };
   }
@@ -609,7 +624,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
       const ucw = union(disjuncts(dualFormula).map((p) => ucwFromTgba(translateLtl(p, { deadline: translationEnd, tick }))));
       progress(`automaton for φ: ${ucw.stateCount} states (probed before the large primal game)`);
       dual = dualTableFor(ucw);
-      const game = solveBounded(dual, Kd, nodeCap, sliceTick);
+      const game = solveOnTheFly(dual, Kd, nodeCap, sliceTick);
       progress(`dual K=${Kd}: ${game.status} (${game.nodeCount} positions)`);
       if (game.status === 'win') return unrealizable(game);
       if (game.status === 'overflow') dualStuck = true;
@@ -624,9 +639,31 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     return undefined;
   }
 
-  function realizable(game: SolvedGame): GameOutcome {
-    const stats = { K: game.K, automatonStates: game.table.ucw.stateCount, gamePositions: game.nodeCount };
+  /**
+   * The won game for strategy extraction. Games are decided on the fly (otf.ts), which explores
+   * one option per decision; extraction makes smaller strategies from a completely explored game
+   * (more winning positions to reuse and widen to), so the game is solved again completely when
+   * that fits a deterministic work budget (the same strategies as before on-the-fly solving, for
+   * all but the largest games), else the on-the-fly game is used.
+   */
+  function forExtraction(game: SolvedGame): SolvedGame {
+    if (game.status !== 'win') throw new InternalSynthesisError(`a strategy was asked of a game that was not won (${game.status})`);
+    let complete: SolvedGame;
+    try {
+      complete = solveBounded(game.table, game.K, nodeCap, tick, options.extractionWork ?? EXTRACTION_WORK, game.losingSet);
+    } catch (err) {
+      // Out of time: the game is decided already, so its on-the-fly strategy will do.
+      if (err instanceof Timeout) return game;
+      throw err;
+    }
+    if (complete.status === 'lose') throw new InternalSynthesisError('the game won on the fly was lost when solved completely');
+    return complete.status === 'win' ? complete : game;
+  }
+
+  function realizable(won: SolvedGame): GameOutcome {
+    const stats = { K: won.K, automatonStates: won.table.ucw.stateCount, gamePositions: won.nodeCount };
     if (!want.controller) return { verdict: 'realizable', stats };
+    const game = forExtraction(won);
     if (!mealy) return { verdict: 'realizable', controller: extractMooreController(game, inputs, outputs, outputDims), stats };
     // Widened states (largest winning positions) give fewer states but may act on obligations
     // that are not pending; keep the plain extraction when it is as small, since it makes fewer
