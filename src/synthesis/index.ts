@@ -57,6 +57,12 @@ export interface SynthesisOptions {
    */
   readonly stopAfterMs?: number;
   /**
+   * When contradictory assumptions and failing environment-only guarantees are looked for: once
+   * solving has taken this many milliseconds (default DEFERRED_CHECKS_MS = 100; 0 = before any
+   * game). Specs solved sooner never need them.
+   */
+  readonly checksAfterMs?: number;
+  /**
    * Work budget for solving a won game again completely before extracting its strategy (see
    * `forExtraction`; default EXTRACTION_WORK). 0 extracts from the on-the-fly game (for testing).
    */
@@ -88,6 +94,23 @@ export const STOPPED_EARLY = 'stopped early';
 
 /** Thrown by the budget's tick when `stopAfterMs` has passed (never caught below `run`). */
 class StoppedEarly extends Error {}
+
+/**
+ * Solving time after which contradictory assumptions and environment-only guarantees are
+ * checked (`withoutVacuousAssumptions`, `probeEnvironmentGuarantees`). Below it a spec is simply
+ * solved: both checks only pay off on specs that take long, and the answer never depends on them.
+ */
+const DEFERRED_CHECKS_MS = 100;
+
+/**
+ * Thrown from the budget's tick when a deferred check settled the spec (caught in `run`): with
+ * the outcome, or with the spec to solve instead (its assumptions contradict each other).
+ */
+class DeferredVerdict extends Error {
+  constructor(readonly settled: { readonly outcome?: GameOutcome; readonly spec?: GameSpec }) {
+    super('settled by a deferred check');
+  }
+}
 
 /** The `unknown` reason when the spec is realizable but its controller exceeds the size cap. */
 export const CONTROLLER_TOO_LARGE = 'realizable, but the controller is too large to build';
@@ -143,11 +166,19 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
   const deadline = started + (options.timeoutMs ?? 60_000);
   const stopAt = options.stopAfterMs === undefined ? Infinity : started + options.stopAfterMs;
   let ticks = 0;
+  // The up-front checks, run from inside the solve once it has taken DEFERRED_CHECKS_MS (see below).
+  let deferred: { readonly at: number; readonly run: () => void } | undefined;
   const tick = () => {
     if ((++ticks & 255) !== 0) return;
     const now = performance.now();
     if (now > deadline) throw new Timeout();
     if (now > stopAt) throw new StoppedEarly();
+    if (deferred !== undefined && now > deferred.at) runDeferred();
+  };
+  const runDeferred = () => {
+    const checks = deferred;
+    deferred = undefined;
+    checks?.run();
   };
   const budget: Budget = { started, deadline, tick, progress: options.onProgress ?? (() => {}) };
   const declared = new Set([...inputNames(spec), ...outputNames(spec)]);
@@ -156,7 +187,29 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
       if (!declared.has(name)) throw new Error(`proposition '${name}' is neither an input nor an output`);
 
   try {
-    const outcome = solveDecomposed(withoutVacuousAssumptions(withImplicationLifted(spec), budget), options, want, budget);
+    // Contradictory assumptions and environment-only guarantees that fail are checked up front
+    // only for specs that are not solved at once: on a spec solved in tens of milliseconds the two
+    // checks were a tenth of the time and never changed the answer. They run from inside the solve
+    // (its tick), which goes on undisturbed unless one of them settles the spec.
+    const lifted = withImplicationLifted(spec);
+    deferred = {
+      at: Math.min(started + (options.checksAfterMs ?? DEFERRED_CHECKS_MS), deadline),
+      run: () => {
+        const devoid = withoutVacuousAssumptions(lifted, budget);
+        if (devoid !== lifted) throw new DeferredVerdict({ spec: devoid });
+        const probed = options.games === undefined || options.games === 'both' ? probeEnvironmentGuarantees(lifted, options, want, budget) : undefined;
+        if (probed) throw new DeferredVerdict({ outcome: probed });
+      },
+    };
+    let outcome: GameOutcome;
+    try {
+      if (options.checksAfterMs === 0) runDeferred();
+      outcome = solveDecomposed(lifted, options, want, budget);
+    } catch (err) {
+      if (!(err instanceof DeferredVerdict)) throw err;
+      // The contradiction case starts over on the spec without its assumptions.
+      outcome = err.settled.outcome ?? solveDecomposed(err.settled.spec!, options, want, budget);
+    }
     if (outcome.verdict === 'unknown') return { verdict: 'unknown', reason: outcome.reason, seconds: seconds() };
     if (outcome.verdict === 'unrealizable')
       return want.counterstrategy
@@ -284,10 +337,7 @@ class ProbeTimeout extends Error {}
 
 function solveDecomposed(spec: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome {
   const plan = options.decompose === false ? undefined : decompose(spec);
-  if (!plan || plan.parts.length <= 1) {
-    const probed = options.games === undefined || options.games === 'both' ? probeEnvironmentGuarantees(spec, options, want, budget) : undefined;
-    return probed ?? solveGame(spec, options, want, budget);
-  }
+  if (!plan || plan.parts.length <= 1) return solveGame(spec, options, want, budget);
   budget.progress(`solving ${plan.parts.length} independent parts`);
   const controllers: MealyMachine[] = [];
   let K = 0;

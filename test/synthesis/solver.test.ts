@@ -115,15 +115,42 @@ describe('spec shapes the solver rewrites before playing', () => {
     // No assumption shares a proposition with the guarantee, so per-guarantee games never see the
     // contradiction; without the up-front check this spec needs the all-assumptions game at K ≥ 2.
     const spec = gameOf({ ins: ['a', 'b'], outs: ['c'], assume: ['G a', 'F !a'], guarantee: ['G (c <-> X b)'] });
-    const r = synthesize(spec, { timeoutMs: 10_000 });
+    const r = synthesize(spec, { timeoutMs: 10_000, checksAfterMs: 0 });
     expect(r.verdict).toBe('realizable');
     if (r.verdict !== 'realizable') return;
     expect(r.stats.K).toBe(0);
     expect(r.stats.automatonStates).toBe(0);
     expect(checkControllerAgainst(spec, r.controller)).toEqual([]);
+    // Without the check (it waits until solving has taken a while): the same verdict from the
+    // games, and a controller that is just as correct.
+    const plain = synthesize(spec, { timeoutMs: 10_000, checksAfterMs: 60_000 });
+    expect(plain.verdict).toBe('realizable');
+    if (plain.verdict !== 'realizable') return;
+    expect(plain.stats.K).toBeGreaterThan(0);
+    expect(checkControllerAgainst(spec, plain.controller)).toEqual([]);
     // The same guarantee under satisfiable assumptions stays unrealizable (it predicts b).
     const satisfiable = gameOf({ ins: ['a', 'b'], outs: ['c'], assume: ['G a'], guarantee: ['G (c <-> X b)'] });
     expect(checkRealizability(satisfiable, { timeoutMs: 10_000 }).verdict).toBe('unrealizable');
+  });
+
+  test('a deferred check that finds contradictory assumptions mid-solve starts over on the vacuous spec', () => {
+    // Enough work that the solver's tick polls the clock (every 256 ticks) before it is done; the
+    // checks are due at once, so the first poll runs them from inside the games.
+    const spec = gameOf({
+      ins: ['a', 'b', 'r1', 'r2'],
+      outs: ['c', 'g1', 'g2'],
+      assume: ['G a', 'F !a'],
+      guarantee: ['G (c <-> X b)', 'G (r1 -> F g1)', 'G (r2 -> F g2)', 'G !(g1 & g2)'],
+    });
+    const progress: string[] = [];
+    const r = synthesize(spec, { timeoutMs: 10_000, checksAfterMs: 0.001, onProgress: (m) => progress.push(m) });
+    expect(r.verdict).toBe('realizable');
+    if (r.verdict !== 'realizable') return;
+    expect(progress).toContain('the assumptions contradict each other: every guarantee holds vacuously');
+    // A game was under way when the check ran.
+    expect(progress.indexOf('the assumptions contradict each other: every guarantee holds vacuously')).toBeGreaterThan(0);
+    expect(r.stats.automatonStates).toBe(0);
+    expect(checkControllerAgainst(spec, r.controller)).toEqual([]);
   });
 
   test('a lone guarantee M ∧ (A → G) is solved as PRESET M, ASSUME A, GUARANTEE G, with the same verdicts', () => {
