@@ -217,9 +217,10 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
         : { verdict: 'unrealizable', seconds: seconds(), stats: outcome.stats };
     if (!want.controller) return { verdict: 'realizable', seconds: seconds(), stats: outcome.stats };
     const raw = outcome.controller!;
-    const controller = minimizeController(spec, raw, options.minimize);
-    const verdict = verifyController(spec, controller);
-    if (!verdict.ok)
+    const { controller, verified } = minimizeController(spec, raw, options.minimize);
+    // Every controller that leaves here has passed the independent check against the whole spec.
+    const verdict = verified ? undefined : verifyController(spec, controller);
+    if (verdict && !verdict.ok)
       throw new InternalSynthesisError(
         `synthesized controller failed independent verification (${verdict.kind}): ${verdict.message}`,
       );
@@ -239,16 +240,16 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
 
 /**
  * Bisimulation, then (unless disabled) exact minimization within a deterministic budget. The
- * exact result is kept only when it is smaller and passes the independent check (the caller
- * verifies the final controller again either way).
+ * exact result is kept only when it is smaller and passes the independent check; `verified` says
+ * whether the returned machine has passed it already (the caller checks it otherwise).
  */
-function minimizeController(spec: GameSpec, raw: MealyMachine, mode: SynthesisOptions['minimize']): MealyMachine {
-  const bisim = minimizeMealy(raw);
+function minimizeController(spec: GameSpec, raw: MealyMachine, mode: SynthesisOptions['minimize']): { controller: MealyMachine; verified: boolean } {
+  const bisim = { controller: minimizeMealy(raw), verified: false };
   if (mode === 'bisim') return bisim;
   const budget = mode === 'exact' ? { ...DEFAULT_EXACT_BUDGET, maxStates: 40, maxClauses: 400_000 } : DEFAULT_EXACT_BUDGET;
-  const exact = exactMinimize(bisim, budget);
-  if (!exact || exact.stateCount >= bisim.stateCount) return bisim;
-  return verifyController(spec, exact).ok ? exact : bisim;
+  const exact = exactMinimize(bisim.controller, budget);
+  if (!exact || exact.stateCount >= bisim.controller.stateCount) return bisim;
+  return verifyController(spec, exact).ok ? { controller: exact, verified: true } : bisim;
 }
 
 /**
