@@ -59,6 +59,17 @@ export class BddManager {
   hasVar(name: string): boolean {
     return this.indexOf.has(name);
   }
+  /** The name of a decision node's variable (not of a constant). */
+  nodeVarName(n: BddNode): string {
+    return this.names[this.level[n]];
+  }
+  /** A decision node's child where its variable is false / true. */
+  low(n: BddNode): BddNode {
+    return this.lo[n];
+  }
+  high(n: BddNode): BddNode {
+    return this.hi[n];
+  }
   varName(v: number): string {
     return this.names[v];
   }

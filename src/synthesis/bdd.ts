@@ -4,6 +4,7 @@
  * diagrams (no formula rebuilding), residuals are compared by node identity, and cofactors on
  * the second mover's one-hot options are memoised restrictions.
  */
+import { BDD_FALSE, BDD_TRUE, type BddManager, type BddNode } from '../automata/bdd.js';
 import type { Formula } from '../ltl/formula.js';
 
 export type Node = number;
@@ -103,6 +104,27 @@ export class Bdd {
     );
     if (cache.size > 4_000_000) cache.clear();
     cache.set(key, r);
+    return r;
+  }
+
+  /**
+   * A diagram of the automata layer's package (an automaton edge's guard) rebuilt here, variable
+   * by variable name. Translations hand over their BDD guards this way: turning them into formulas
+   * and back cost more than the rest of many small specs' translations.
+   */
+  fromForeign(src: BddManager, n: BddNode): Node {
+    let memo = this.foreignCache.get(src);
+    if (!memo) this.foreignCache.set(src, (memo = new Map()));
+    return this.copyForeign(src, n, memo);
+  }
+  private readonly foreignCache = new WeakMap<BddManager, Map<BddNode, Node>>();
+  private copyForeign(src: BddManager, n: BddNode, memo: Map<BddNode, Node>): Node {
+    if (n === BDD_FALSE) return ZERO;
+    if (n === BDD_TRUE) return ONE;
+    const hit = memo.get(n);
+    if (hit !== undefined) return hit;
+    const r = this.ite(this.variable(src.nodeVarName(n)), this.copyForeign(src, src.high(n), memo), this.copyForeign(src, src.low(n), memo));
+    memo.set(n, r);
     return r;
   }
 

@@ -9,7 +9,8 @@
  * every other group's assumptions on its own — here: when those assumptions mention no outputs
  * and are satisfiable. Otherwise the caller solves the whole spec instead.
  */
-import { translateLtl } from '../automata/translate.js';
+import { BddManager } from '../automata/bdd.js';
+import { translateLtlSymbolic } from '../automata/translate.js';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
 import { type GameSpec, inputNames, outputNames, type SignalGroup, type SpecPart } from '../game/spec.js';
 import { atoms, conjuncts, type Formula } from '../ltl/formula.js';
@@ -90,7 +91,7 @@ export function decompose(spec: GameSpec): { parts: DecomposedPart[] } | undefin
 
   // Assumptions the environment can satisfy on its own: input-only and satisfiable.
   const envSatisfiable = (it: Item) =>
-    [...atoms(it.formula)].every((a) => inputs.has(a)) && ucwFromTgba(translateLtl(it.formula)).stateCount > 0;
+    [...atoms(it.formula)].every((a) => inputs.has(a)) && ucwFromTgba(translateLtlSymbolic(it.formula, new BddManager())).stateCount > 0;
   const assumptionsOutside = (root: string) =>
     [...classes.entries()].filter(([r]) => r !== root).flatMap(([, list]) => list.filter((it) => it.kind === 'assumption'));
 

@@ -70,7 +70,7 @@ export class MoveTable {
     this.bdd = new Bdd([...names(first), ...names(second)]);
     this.firstIndex = indexMover(this.bdd, first.dims);
     this.secondIndex = indexMover(this.bdd, second.dims);
-    this.guards = ucw.edges.map((e) => this.bdd.fromFormula(e.guard));
+    this.guards = ucw.edges.map((e) => this.bdd.fromForeign(e.bdd, e.guard));
     this.filter = this.bdd.fromFormula(firstFilter);
     this.doomedStates = ucw.out.map((es, q) => this.doomed(es.filter((i) => ucw.edges[i].to === q && ucw.edges[i].rejecting)));
     // Entering a doomed state loses at every bound, so the safety player's moves that force such

@@ -10,7 +10,7 @@
  * solved games (extract.ts); every controller passes the independent checker before it is returned.
  */
 import { BddManager } from '../automata/bdd.js';
-import { TimeoutError, translateLtl, translateLtlSymbolic } from '../automata/translate.js';
+import { TimeoutError, translateLtlSymbolic } from '../automata/translate.js';
 import type { Counterstrategy } from '../game/counterstrategy.js';
 import type { MealyMachine } from '../game/mealy.js';
 import { exactlyOne, type GameSpec, inputNames, outputNames, type SpecPart } from '../game/spec.js';
@@ -446,7 +446,7 @@ function relevantAssumptions(g: Formula, assumptions: readonly Formula[]): Formu
 function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome {
   const { tick, progress } = budget;
   // Translations poll the same budget, so a huge tableau cannot outlive the time limit.
-  const translate = (f: Formula, deadline = budget.deadline) => translateLtl(f, { deadline, tick });
+  const translate = (f: Formula, deadline = budget.deadline) => translateLtlSymbolic(f, new BddManager(), { deadline, tick });
   const maxK = Math.min(options.maxK ?? 40, 120);
   const nodeCap = options.nodeCap ?? 400_000;
   const mealy = spec.semantics === 'mealy';
@@ -672,7 +672,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     // is small (36–45 states, under 0.6 s), and a costly one is better left to the usual schedule.
     const translationEnd = Math.min(sliceEnd, began + Math.max(200, (budget.deadline - began) / 16));
     try {
-      const ucw = union(disjuncts(dualFormula).map((p) => ucwFromTgba(translateLtl(p, { deadline: translationEnd, tick }))));
+      const ucw = union(disjuncts(dualFormula).map((p) => ucwFromTgba(translateLtlSymbolic(p, new BddManager(), { deadline: translationEnd, tick }))));
       progress(`automaton for φ: ${ucw.stateCount} states (probed before the large primal game)`);
       dual = dualTableFor(ucw);
       const game = solveOnTheFly(dual, Kd, nodeCap, sliceTick);

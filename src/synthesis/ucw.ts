@@ -7,13 +7,15 @@
  * never matter) and mark an edge rejecting only inside an SCC — an edge between SCCs is taken at
  * most once per run, so counting it would only inflate the bound K without changing the answer.
  */
-import type { Tgba } from '../automata/types.js';
-import { FALSE, type Formula } from '../ltl/formula.js';
+import { BDD_FALSE, BDD_TRUE, type BddManager, type BddNode } from '../automata/bdd.js';
+import type { SymbolicTgba } from '../automata/translate.js';
 
 export interface UcwEdge {
   readonly from: number;
   readonly to: number;
-  readonly guard: Formula;
+  /** The guard as the translation built it: a node of `bdd` (automata of a union differ in it). */
+  readonly guard: BddNode;
+  readonly bdd: BddManager;
   readonly rejecting: boolean;
 }
 
@@ -33,17 +35,17 @@ export interface Ucw {
 interface RawEdge {
   from: number;
   to: number;
-  guard: Formula;
+  guard: BddNode;
   accepting: boolean;
 }
 
 /** Degeneralize, trim and classify. The result may have zero states (¬φ unsatisfiable). */
-export function ucwFromTgba(tgba: Tgba): Ucw {
+export function ucwFromTgba(tgba: SymbolicTgba): Ucw {
   const { states, initial, edges } = degeneralize(tgba);
-  return trim(states, initial, edges);
+  return trim(states, initial, edges, tgba.bdd);
 }
 
-function degeneralize(tgba: Tgba): { states: number; initial: number[]; edges: RawEdge[] } {
+function degeneralize(tgba: SymbolicTgba): { states: number; initial: number[]; edges: RawEdge[] } {
   const m = tgba.accSets;
   const levels = Math.max(1, m);
   const index = new Map<number, number>();
@@ -64,7 +66,7 @@ function degeneralize(tgba: Tgba): { states: number; initial: number[]; edges: R
     const [q, level] = queue[head];
     const from = head;
     for (const e of tgba.edges[q]) {
-      if (e.guard === FALSE) continue;
+      if (e.guard === BDD_FALSE) continue;
       let next = level;
       let accepting = false;
       if (m === 0) accepting = true;
@@ -132,7 +134,7 @@ export function sccs(n: number, succ: readonly (readonly number[])[]): Int32Arra
   return comp;
 }
 
-function trim(n: number, initial: number[], raw: RawEdge[]): Ucw {
+function trim(n: number, initial: number[], raw: RawEdge[], bdd: BddManager): Ucw {
   const succ: number[][] = Array.from({ length: n }, () => []);
   for (const e of raw) succ[e.from].push(e.to);
   const comp = sccs(n, succ);
@@ -165,6 +167,7 @@ function trim(n: number, initial: number[], raw: RawEdge[]): Ucw {
       from: renumber[e.from],
       to: renumber[e.to],
       guard: e.guard,
+      bdd,
       rejecting: e.accepting && comp[e.from] === comp[e.to],
     };
     out[edge.from].push(edges.length);
@@ -176,7 +179,7 @@ function trim(n: number, initial: number[], raw: RawEdge[]): Ucw {
 
 function isTerminal(n: number, edges: readonly UcwEdge[], out: readonly (readonly number[])[]): boolean {
   const universalSink = (q: number): boolean =>
-    out[q].some((i) => edges[i].to === q && edges[i].guard.kind === 'true' && edges[i].rejecting);
+    out[q].some((i) => edges[i].to === q && edges[i].guard === BDD_TRUE && edges[i].rejecting);
   for (const e of edges) if (e.rejecting && !universalSink(e.to)) return false;
   return n >= 0;
 }

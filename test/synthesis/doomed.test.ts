@@ -5,7 +5,8 @@
  * under a GF assumption must still be solved correctly.
  */
 import { describe, expect, test } from 'vitest';
-import { translateLtl } from '../../src/automata/translate.js';
+import { translateLtlSymbolic } from '../../src/automata/translate.js';
+import { BDD_TRUE, BddManager } from '../../src/automata/bdd.js';
 import type { Cube } from '../../src/game/mealy.js';
 import { and, ap, evalPropositional, F, G, implies, not } from '../../src/ltl/formula.js';
 import { MoveTable } from '../../src/synthesis/game.js';
@@ -46,20 +47,20 @@ describe('doomed states', () => {
         [not(phi), true],
         [phi, false],
       ] as const) {
-        const ucw = ucwFromTgba(translateLtl(formula));
+        const ucw = ucwFromTgba(translateLtlSymbolic(formula, new BddManager()));
         const table = new MoveTable(ucw, { dims: envDims, merge: true }, { dims: outDims, merge: secondIsSafety }, secondIsSafety, filter);
         const firsts = moves(envDims).filter((m) => evalPropositional(filter, (n) => m[n]));
         const seconds = moves(outDims);
         for (let q = 0; q < ucw.stateCount; q++) {
           const loops = ucw.out[q].map((i) => ucw.edges[i]).filter((e) => e.to === q && e.rejecting);
-          const forced = (m1: Cube, m2: Cube) => loops.some((e) => evalPropositional(e.guard, (n) => ({ ...m1, ...m2 })[n]));
+          const forced = (m1: Cube, m2: Cube) => loops.some((e) => evalPropositional(e.bdd.toFormula(e.guard), (n) => ({ ...m1, ...m2 })[n]));
           const expected = secondIsSafety
             ? firsts.some((m1) => seconds.every((m2) => forced(m1, m2)))
             : firsts.every((m1) => seconds.some((m2) => forced(m1, m2)));
           expect(table.doomedStates[q], `seed ${seed}, state ${q}`).toBe(loops.length > 0 && expected);
           if (table.doomedStates[q]) {
             doomed++;
-            if (!loops.some((e) => e.guard.kind === 'true')) beyondSinks++;
+            if (!loops.some((e) => e.guard === BDD_TRUE)) beyondSinks++;
           }
         }
       }

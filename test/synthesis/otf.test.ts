@@ -5,7 +5,8 @@
  * must pass the independent checks.
  */
 import { describe, expect, test } from 'vitest';
-import { translateLtl } from '../../src/automata/translate.js';
+import { translateLtlSymbolic } from '../../src/automata/translate.js';
+import { BddManager } from '../../src/automata/bdd.js';
 import { and, ap, type Formula, G, implies, not, X } from '../../src/ltl/formula.js';
 import { extractMealyController, extractMooreController } from '../../src/synthesis/extract.js';
 import { MoveTable, solveBounded } from '../../src/synthesis/game.js';
@@ -39,8 +40,8 @@ describe('on-the-fly games decide as complete ones', () => {
     let unexplored = 0;
     for (let seed = 1; seed <= 60; seed++) {
       const phi = randomPhi(seed);
-      const primal = ucwFromTgba(translateLtl(not(phi)));
-      const dual = ucwFromTgba(translateLtl(phi));
+      const primal = ucwFromTgba(translateLtlSymbolic(not(phi), new BddManager()));
+      const dual = ucwFromTgba(translateLtlSymbolic(phi, new BddManager()));
       const tables = [
         // Mealy primal: environment first, controller (safety) second.
         new MoveTable(primal, env, { dims: outDims, merge: true }, true),
@@ -75,7 +76,7 @@ describe('on-the-fly games decide as complete ones', () => {
     let checked = 0;
     for (let seed = 1; seed <= 60; seed++) {
       const phi = randomPhi(seed);
-      const primal = ucwFromTgba(translateLtl(not(phi)));
+      const primal = ucwFromTgba(translateLtlSymbolic(not(phi), new BddManager()));
       for (const semantics of ['mealy', 'moore'] as const) {
         const table =
           semantics === 'mealy'

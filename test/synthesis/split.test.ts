@@ -4,7 +4,8 @@
  * games solved on pruned tables must give the same answer as on complete tables.
  */
 import { describe, expect, test } from 'vitest';
-import { translateLtl } from '../../src/automata/translate.js';
+import { translateLtlSymbolic } from '../../src/automata/translate.js';
+import { BddManager } from '../../src/automata/bdd.js';
 import { and, ap, type Formula, iff, implies, not, or, X } from '../../src/ltl/formula.js';
 import { Bdd, ONE } from '../../src/synthesis/bdd.js';
 import { MoveTable, solveBounded } from '../../src/synthesis/game.js';
@@ -77,7 +78,7 @@ describe('games on pruned and complete move tables agree', () => {
         [not(phi), true],
         [phi, false],
       ] as const) {
-        const ucw = ucwFromTgba(translateLtl(formula));
+        const ucw = ucwFromTgba(translateLtlSymbolic(formula, new BddManager()));
         const second = { dims: outDims, merge: secondIsSafety };
         const pruned = new MoveTable(ucw, { dims: envDims, merge: true }, second, secondIsSafety);
         const complete = new MoveTable(ucw, { dims: envDims, merge: true }, second, secondIsSafety, undefined, false);
