@@ -47,6 +47,16 @@ const LEVELS: readonly Level[] = [
   { kind: 'prefix', family: 'num' },
 ];
 
+/** The level of each binary operator's spelling (every spelling belongs to one level). */
+const BINARY_LEVEL_OF: ReadonlyMap<string, number> = new Map(
+  LEVELS.flatMap((lvl, k) => (lvl.kind === 'binary' ? Object.keys(lvl.ops).map((text) => [text, k] as const) : [])),
+);
+/** For each level k, the first prefix level ≥ k (undefined past the last one: a term). */
+const NEXT_PREFIX_LEVEL: readonly (number | undefined)[] = LEVELS.map((_, k) => {
+  for (let j = k; j < LEVELS.length; j++) if (LEVELS[j].kind === 'prefix') return j;
+  return undefined;
+});
+
 const PAST_TIME = new Set(['Y', 'H', 'O', 'S', 'T']);
 /**
  * Per prefix level, every word that can start one of its prefix forms: any other token goes
@@ -325,26 +335,30 @@ class Parser {
     return this.level(0);
   }
 
+  /**
+   * An expression whose operators bind at least as tightly as level k, by precedence climbing:
+   * the operand is parsed once at the first prefix level from k on, then binary operators of
+   * levels ≥ k are folded in (descending through every level for every name was most of the
+   * parser's time). Right-associative levels parse their right side at their own level.
+   */
   private level(k: number): Expr {
-    if (k >= LEVELS.length) return this.term();
-    const lvl = LEVELS[k];
-    if (lvl.kind === 'prefix') return this.prefix(k, lvl.family);
-    let left = this.level(k + 1);
+    const p = NEXT_PREFIX_LEVEL[k];
+    let left = p === undefined ? this.term() : this.prefix(p, (LEVELS[p] as PrefixLevel).family);
     for (;;) {
       const t = this.peek();
-      if ((t.kind === 'ident' || t.kind === 'punct') && t.kind === 'ident' && PAST_TIME.has(t.text) && (t.text === 'S' || t.text === 'T')) {
+      if (t.kind === 'ident' && (t.text === 'S' || t.text === 'T')) {
         this.fail(`past-time operator '${t.text}' is not supported (TLSF 1.1 is future-time LTL)`);
       }
-      const op = (t.kind === 'punct' || t.kind === 'ident') ? lvl.ops[t.text] : undefined;
-      if (op === undefined) return left;
+      if (t.kind !== 'punct' && t.kind !== 'ident') return left;
+      const at = BINARY_LEVEL_OF.get(t.text);
+      if (at === undefined || at < k) return left;
+      const lvl = LEVELS[at] as BinaryLevel;
       this.next();
-      const right = lvl.right ? this.level(k) : this.level(k + 1);
-      left = { kind: 'binary', op, left, right, start: left.start, end: right.end };
-      if (lvl.right) return left;
+      const right = lvl.right ? this.level(at) : this.level(at + 1);
+      left = { kind: 'binary', op: lvl.ops[t.text], left, right, start: left.start, end: right.end };
     }
   }
 
-  /** Prefix operators of one family, then an operand of the next tighter level. */
   private prefix(k: number, family: 'num' | 'set' | 'ltl'): Expr {
     const t = this.peek();
     if (!((t.kind === 'punct' || t.kind === 'ident') && PREFIX_STARTS[family].has(t.text))) return this.level(k + 1);
