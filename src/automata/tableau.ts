@@ -23,6 +23,12 @@ export interface Term {
   readonly pending: readonly number[];
 }
 
+/**
+ * `normalizeState` results by formula id: a pure function of the (hash-consed) formula, asked of
+ * every term's target in every reduction, and quadratic in the conjunction's width.
+ */
+const normalized = new Map<number, Formula>();
+
 /** Above this many terms in one expansion, the verifier expands per controller transition. */
 const FULL_EXPANSION_LIMIT = 256;
 class TooManyTerms extends Error {}
@@ -85,9 +91,14 @@ export class Tableau {
    */
   normalizeState(f: Formula): Formula {
     if (f.kind !== 'and') return f;
-    const args = f.args;
-    const kept = args.filter((a) => !args.some((b) => b !== a && reasserts(b, a)));
-    return kept.length === args.length ? f : and(...kept);
+    let normal = normalized.get(f.id);
+    if (normal === undefined) {
+      const args = f.args;
+      const kept = args.filter((a) => !args.some((b) => b !== a && reasserts(b, a)));
+      normal = kept.length === args.length ? f : and(...kept);
+      normalized.set(f.id, normal);
+    }
+    return normal;
   }
 
   private expand(f: Formula, ctx: ExpansionContext): readonly Term[] {
