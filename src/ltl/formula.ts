@@ -111,41 +111,49 @@ export function not(arg: Formula): Formula {
 function nary(kind: 'and' | 'or', operands: readonly Formula[]): Formula {
   const unit = kind === 'and' ? TRUE : FALSE;
   const zero = kind === 'and' ? FALSE : TRUE;
-  // Two plain operands, by far the most common call: the general path below without its map,
-  // stack and sort (the same result and the same interning key).
-  if (operands.length === 2) {
-    const [x, y] = operands;
-    if (x.kind !== kind && y.kind !== kind && x.kind !== 'true' && x.kind !== 'false' && y.kind !== 'true' && y.kind !== 'false') {
-      if (x === y) return x;
-      if ((x.kind === 'not' && x.arg === y) || (y.kind === 'not' && y.arg === x)) return zero;
-      const args = byRank(x, y) <= 0 ? [x, y] : [y, x];
-      return intern(`${kind}${args[0].id},${args[1].id}`, () => structuralRank(kind, [args[0].rank, args[1].rank]), (id, rank) => ({ id, rank, kind, args }));
-    }
+  // Written for unoptimized code (short runs): no destructuring, closures, maps or sort calls on
+  // the common small calls, each of which allocates there.
+  const flat: Formula[] = [];
+  if (!flatten(kind, operands, unit, zero, flat)) return zero;
+  // Operands in canonical order (insertion sort: a handful at a time), duplicates dropped.
+  for (let i = 1; i < flat.length; i++) {
+    const f = flat[i];
+    let j = i - 1;
+    while (j >= 0 && byRank(flat[j], f) > 0) flat[j + 1] = flat[j--];
+    flat[j + 1] = f;
   }
-  const seen = new Map<number, Formula>();
-  const stack = [...operands];
-  while (stack.length > 0) {
-    const f = stack.pop()!;
-    if (f === zero) return zero;
+  let m = 0;
+  for (let i = 0; i < flat.length; i++) if (m === 0 || flat[i] !== flat[m - 1]) flat[m++] = flat[i];
+  flat.length = m;
+  if (m === 0) return unit;
+  if (m === 1) return flat[0];
+  // x && !x folds to false (and dually): cheap, and keeps guards small.
+  for (let i = 0; i < m; i++) {
+    const f = flat[i];
+    if (f.kind === 'not' && flat.includes(f.arg)) return zero;
+  }
+  let key: string = kind;
+  for (let i = 0; i < m; i++) key += i === 0 ? `${flat[i].id}` : `,${flat[i].id}`;
+  const found = table.get(key);
+  if (found) return found;
+  const ranks: number[] = [];
+  for (let i = 0; i < m; i++) ranks.push(flat[i].rank);
+  const made: NAry = { id: nextId++, rank: structuralRank(kind, ranks), kind, args: flat };
+  table.set(key, made);
+  return made;
+}
+
+/** Operands of `kind` spliced in, units dropped; false when a zero makes the whole a zero. */
+function flatten(kind: 'and' | 'or', operands: readonly Formula[], unit: Formula, zero: Formula, out: Formula[]): boolean {
+  for (let i = 0; i < operands.length; i++) {
+    const f = operands[i];
+    if (f === zero) return false;
     if (f === unit) continue;
     if (f.kind === kind) {
-      stack.push(...(f as NAry).args);
-      continue;
-    }
-    seen.set(f.id, f);
+      if (!flatten(kind, (f as NAry).args, unit, zero, out)) return false;
+    } else out.push(f);
   }
-  // x && !x folds to false (and dually): cheap, and keeps guards small.
-  for (const f of seen.values()) {
-    if (f.kind === 'not' && seen.has(f.arg.id)) return zero;
-  }
-  const args = [...seen.values()].sort(byRank);
-  if (args.length === 0) return unit;
-  if (args.length === 1) return args[0];
-  return intern(
-    `${kind}${args.map((a) => a.id).join(',')}`,
-    () => structuralRank(kind, args.map((a) => a.rank)),
-    (id, rank) => ({ id, rank, kind, args }),
-  );
+  return true;
 }
 
 export function and(...operands: readonly Formula[]): Formula {
