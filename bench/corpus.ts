@@ -30,10 +30,18 @@ interface Answer {
   readonly message?: string;
 }
 
-/** Runs `tslc check --json --no-explain` on `files` in a process of its own. */
-async function tslcCheck(files: readonly string[], timeoutS: number): Promise<{ answers: Map<string, Answer>; wall: number; message?: string }> {
+/**
+ * Runs `tslc check --json --no-explain` on `files` in a process of its own; with `verdictOnly`
+ * also `--no-states` (no controller is built, as `ltlsynt --realizability` builds none).
+ */
+async function tslcCheck(
+  files: readonly string[],
+  timeoutS: number,
+  verdictOnly = false,
+): Promise<{ answers: Map<string, Answer>; wall: number; message?: string }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [tslcBin, 'check', '--json', '--no-explain', '--timeout', String(timeoutS), ...files], {
+  const flags = ['check', '--json', '--no-explain', ...(verdictOnly ? ['--no-states'] : []), '--timeout', String(timeoutS)];
+  const child = spawn(process.execPath, [tslcBin, ...flags, ...files], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -128,8 +136,8 @@ export const corpusSection: BenchSection = {
       }
     const live = ltlsyntLive();
     const table: string[] = [
-      '| spec | expected | tslc | wall s (own process) | solver s (printed) | states | ltlsynt | s (process) | ratio (wall / ltlsynt) |',
-      '| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: |',
+      '| spec | expected | tslc | wall s (own process) | solver s (printed) | states | wall s (--no-states) | ltlsynt | s (process) | ratio (--no-states wall / ltlsynt) |',
+      '| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |',
     ];
     const theirsBySpec = new Map<string, number>();
     let decided = 0;
@@ -163,10 +171,30 @@ export const corpusSection: BenchSection = {
     // ltlsynt baseline was recorded elsewhere), measured as tslc is: a spawned process, piped.
     const nodeBefore = await nodeStartup();
     await Promise.all(Array.from({ length: jobs }, worker));
+    // The recorded ltlsynt baseline answers realizability only (`--realizability`: no controller),
+    // so the like-for-like time is tslc's verdict-only run: a second process per decided spec.
+    const verdictOnlyWall: Array<number | undefined> = new Array(selected.length);
+    let nextVerdictOnly = 0;
+    const verdictOnlyWorker = async () => {
+      while (nextVerdictOnly < selected.length) {
+        const i = nextVerdictOnly++;
+        if (results[i].verdict !== 'realizable' && results[i].verdict !== 'unrealizable') continue;
+        const file = join(corpus, fileOf(selected[i]));
+        const { answers, wall } = await tslcCheck([file], timeout, true);
+        // A verdict-only run that disagrees would be a bug; it is counted below, not hidden.
+        verdictOnlyWall[i] = answers.get(file)?.verdict === results[i].verdict ? wall : undefined;
+        if (verdictOnlyWall[i] === undefined) log(`  ${selected[i][0]}: the --no-states run answered ${answers.get(file)?.verdict ?? 'nothing'}`);
+      }
+    };
+    log('verdict-only runs (--no-states) of the decided specs');
+    await Promise.all(Array.from({ length: jobs }, verdictOnlyWorker));
     const nodeAfter = await nodeStartup();
     const oursWall: number[] = [];
+    const oursVerdictOnlyWall: number[] = [];
     const theirsWall: number[] = [];
     const ratios: number[] = [];
+    const ratiosWithController: number[] = [];
+    let verdictOnlyMismatch = 0;
     for (const [i, [spec, , hasTlsf, expected]] of selected.entries()) {
       const shownFile = fileOf(selected[i]);
       const ours = results[i];
@@ -184,16 +212,20 @@ export const corpusSection: BenchSection = {
       if (!isDecided && theirsIsDecided) theirsOnly++;
       const states = ours.states !== undefined ? String(ours.states) : '';
       let ratio: number | undefined;
-      if (theirs !== undefined && isDecided && theirsIsDecided) {
-        ratio = ours.wall / Math.max(theirs.seconds, 0.001);
+      const verdictOnly = verdictOnlyWall[i];
+      if (isDecided && verdictOnly === undefined) verdictOnlyMismatch++;
+      if (theirs !== undefined && isDecided && theirsIsDecided && verdictOnly !== undefined) {
+        ratio = verdictOnly / Math.max(theirs.seconds, 0.001);
         oursWall.push(ours.wall);
+        oursVerdictOnlyWall.push(verdictOnly);
         theirsWall.push(theirs.seconds);
         ratios.push(ratio);
+        ratiosWithController.push(ours.wall / Math.max(theirs.seconds, 0.001));
         theirsBySpec.set(spec, theirs.seconds);
       }
       const shown = verdict === 'error' ? `error` : verdict === 'unknown' ? `unknown` : verdict;
       table.push(
-        `| ${shownFile} | ${expected} | ${shown}${isDecided && verdict !== expected && expected !== 'unknown' ? ' **WRONG**' : ''} | ${ours.wall.toFixed(2)} | ${ours.seconds.toFixed(2)} | ${states} | ${theirs?.verdict ?? ''} | ${theirs ? theirs.seconds.toFixed(2) : ''} | ${ratio !== undefined ? ratio.toFixed(1) : ''} |`,
+        `| ${shownFile} | ${expected} | ${shown}${isDecided && verdict !== expected && expected !== 'unknown' ? ' **WRONG**' : ''} | ${ours.wall.toFixed(2)} | ${ours.seconds.toFixed(2)} | ${states} | ${verdictOnly !== undefined ? verdictOnly.toFixed(2) : ''} | ${theirs?.verdict ?? ''} | ${theirs ? theirs.seconds.toFixed(2) : ''} | ${ratio !== undefined ? ratio.toFixed(1) : ''} |`,
       );
     }
     // Batch mode: every spec tslc decided, in one process (so few timeouts slow it down).
@@ -220,9 +252,9 @@ export const corpusSection: BenchSection = {
       '',
       `- tslc decided **${decided}** / ${selected.length}; agrees with the expected status on ${agree}; **wrong: ${wrong}**.`,
       `- ${source} decided ${theirsDecided}; both decided ${bothDecided}; only tslc ${oursOnly} (of which ${oursWhereTheyTimedOut} where ltlsynt timed out; the rest have no .tlsf for ltlsynt); only ltlsynt ${theirsOnly}.`,
-      `- Median wall time per spec, both decided (${oursWall.length} specs): tslc **${median(oursWall).toFixed(3)} s**, ltlsynt ${median(theirsWall).toFixed(3)} s; median per-spec ratio **${median(ratios).toFixed(2)}**. For scale: \`node -e 0\` alone took ${(nodeBefore * 1000).toFixed(0)} ms before the run and ${(nodeAfter * 1000).toFixed(0)} ms after it (median of 15 spawns each).`,
+      `- Median wall time per spec, both decided (${oursWall.length} specs), realizability only as ltlsynt's baseline (\`tslc check --no-states\` against \`ltlsynt --realizability\`): tslc **${median(oursVerdictOnlyWall).toFixed(3)} s**, ltlsynt ${median(theirsWall).toFixed(3)} s; median per-spec ratio **${median(ratios).toFixed(2)}**. With a controller built, minimized and model-checked (plain \`tslc check\`, which reports its states): tslc ${median(oursWall).toFixed(3)} s, median per-spec ratio ${median(ratiosWithController).toFixed(2)}. Verdict-only runs that answered differently: ${verdictOnlyMismatch}. For scale: \`node -e 0\` alone took ${(nodeBefore * 1000).toFixed(0)} ms before the run and ${(nodeAfter * 1000).toFixed(0)} ms after it (median of 15 spawns each).`,
       ...batchLines,
-      `- Columns: *wall s* = one \`node bin/tslc.js check --json --no-explain --timeout ${timeout} <file>\` process, measured around the spawn (Node start, CLI start, spec loading, solving, exit; a spec that needs more than 0.5 s also moves to a worker thread); *solver s* = the seconds tslc printed (spec loading and solving); ltlsynt *s* = its whole process (${live ? 'measured here' : 'recorded baseline'}); *ratio* = tslc wall / ltlsynt s.`,
+      `- Columns: *wall s* = one \`node bin/tslc.js check --json --no-explain --timeout ${timeout} <file>\` process, measured around the spawn (Node start, CLI start, spec loading, solving, exit; a spec that needs more than 0.5 s also moves to a worker thread); *solver s* = the seconds tslc printed (spec loading and solving); *wall s (--no-states)* = the same with \`--no-states\` (verdict only, no controller), run for the decided specs; ltlsynt *s* = its whole process (${live ? 'measured here' : 'recorded baseline'}); *ratio* = tslc's --no-states wall / ltlsynt s (both answer realizability only).`,
       '',
     ];
     return [...summary, ...table, ''].join('\n');
