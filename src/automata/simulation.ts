@@ -89,6 +89,15 @@ export function reduceBySimulation<L>(bdd: BddManager, a: SimAutomaton<L>): SimA
 export function directSimulation(bdd: BddManager, edges: readonly (readonly SimEdge[])[]): Uint8Array {
   const n = edges.length;
   const sim = new Uint8Array(n * n).fill(1);
+  // A necessary condition, checked once per pair before any per-edge cover: p reads every letter
+  // q reads. Pairs failing it would be refuted in the first pass anyway, at the price of building
+  // a cover for each of q's edges (the BDD work that dominated this function).
+  const reads = edges.map((es) => {
+    let any = BDD_FALSE;
+    for (const e of es) any = bdd.or(any, e.guard);
+    return any;
+  });
+  for (let q = 0; q < n; q++) for (let p = 0; p < n; p++) if (p !== q && !bdd.implies(reads[q], reads[p])) sim[q * n + p] = 0;
   let changed = true;
   while (changed) {
     changed = false;
