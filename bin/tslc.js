@@ -7,12 +7,15 @@
 const argv = process.argv.slice(2);
 
 // A reader that stops early (`tslc check … | head -1`) closes the pipe: stop quietly, as other
-// command-line tools do, instead of crashing with EPIPE.
-for (const stream of [process.stdout, process.stderr])
-  stream.on('error', (err) => {
-    if (err && err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw err;
-  });
+// command-line tools do, instead of crashing with EPIPE. Installed only for the full CLI: the
+// check fast path writes without Node's stream objects (src/cli/out.ts) and handles it itself.
+function quietOnClosedPipe() {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (err) => {
+      if (err && err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+}
 
 function missing(err) {
   if (err && (err.code === 'ERR_MODULE_NOT_FOUND' || err.code === 'MODULE_NOT_FOUND')) {
@@ -30,15 +33,16 @@ async function launch() {
     } catch (err) {
       missing(err);
     }
-    const handled = await runner.runFastCheck(argv);
-    if (handled !== undefined) {
-      process.exitCode = handled;
+    const outcome = await runner.runFastCheck(argv);
+    if (outcome !== undefined) {
+      process.exitCode = outcome.exitCode;
       // Skip V8's heap teardown (about 5 ms) once every byte is written: process.exit() would
       // drop output still queued for a pipe.
-      if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(handled);
+      if (outcome.allOutputWritten) process.exit(outcome.exitCode);
       return;
     }
   }
+  quietOnClosedPipe();
   const cli = await import('../dist/src/cli/main.js').catch(missing);
   await cli.main(argv);
 }

@@ -17,6 +17,17 @@ import { join } from 'node:path';
 import { Script } from 'node:vm';
 
 type FastCheck = (argv: readonly string[]) => Promise<number | undefined>;
+interface FastCheckModule {
+  fastCheck: FastCheck;
+  /** False while output is still queued in a stream (then the process must not exit yet). */
+  allOutputWritten: () => boolean;
+}
+
+/** What `tslc check` did on the fast path: its exit code, and whether exiting now loses output. */
+export interface FastCheckOutcome {
+  readonly exitCode: number;
+  readonly allOutputWritten: boolean;
+}
 
 const here = (name: string) => join(__dirname, name);
 /** The bundle, its code cache, and the modules it was built from (to notice a stale bundle). */
@@ -25,7 +36,7 @@ export const CACHE_FILE = here('./check-bundle.cache');
 export const INPUTS_FILE = here('./check-bundle.inputs.json');
 
 interface LoadedBundle {
-  readonly fastCheck: FastCheck;
+  readonly check: FastCheckModule;
   /** The compiled script: after a warm-up run, `createCachedData()` holds what it compiled. */
   readonly script: Script;
 }
@@ -33,15 +44,16 @@ interface LoadedBundle {
 /** The bundle's `fastCheck`, or undefined when there is no current bundle. */
 function loadBundle(useCache: boolean): LoadedBundle | undefined {
   if (!existsSync(BUNDLE_FILE) || !bundleIsCurrent()) return undefined;
-  const source = readFileSync(BUNDLE_FILE, 'utf8');
+  // The build writes the bundle in ASCII (scripts/bundle-check.mjs): a one-byte string.
+  const source = readFileSync(BUNDLE_FILE, 'latin1');
   const cachedData = useCache && existsSync(CACHE_FILE) ? readFileSync(CACHE_FILE) : undefined;
   // The CommonJS module wrapper, as Node itself would apply it.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: BUNDLE_FILE, cachedData });
-  const module = { exports: {} as { fastCheck?: FastCheck } };
+  const module = { exports: {} as Partial<FastCheckModule> };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper(module.exports, createRequire(BUNDLE_FILE), module, BUNDLE_FILE, __dirname);
-  const { fastCheck } = module.exports;
-  return fastCheck ? { fastCheck, script } : undefined;
+  const { fastCheck, allOutputWritten } = module.exports;
+  return fastCheck && allOutputWritten ? { check: { fastCheck, allOutputWritten }, script } : undefined;
 }
 
 /** True when no module the bundle was built from has changed since (same size and time). */
@@ -59,13 +71,13 @@ function bundleIsCurrent(): boolean {
 }
 
 /**
- * The exit code of `tslc <argv…>` when the check fast path handled it, else undefined (the caller
+ * What `tslc <argv…>` did when the check fast path handled it, else undefined (the caller
  * runs the full CLI).
  */
-export async function runFastCheck(argv: readonly string[]): Promise<number | undefined> {
-  const bundle = loadBundle(true);
-  const fastCheck: FastCheck = bundle?.fastCheck ?? (await import('./fast-check.js')).fastCheck;
-  return fastCheck(argv);
+export async function runFastCheck(argv: readonly string[]): Promise<FastCheckOutcome | undefined> {
+  const check: FastCheckModule = loadBundle(true)?.check ?? (await import('./fast-check.js'));
+  const exitCode = await check.fastCheck(argv);
+  return exitCode === undefined ? undefined : { exitCode, allOutputWritten: check.allOutputWritten() };
 }
 
 /**
@@ -75,7 +87,7 @@ export async function runFastCheck(argv: readonly string[]): Promise<number | un
 export async function warmAndWriteCache(samples: ReadonlyArray<readonly string[]>): Promise<number> {
   const bundle = loadBundle(false);
   if (!bundle) throw new Error(`no current bundle at ${BUNDLE_FILE}`);
-  for (const argv of samples) await bundle.fastCheck(argv);
+  for (const argv of samples) await bundle.check.fastCheck(argv);
   const data = bundle.script.createCachedData();
   writeFileSync(CACHE_FILE, data);
   return data.length;

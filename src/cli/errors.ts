@@ -6,18 +6,19 @@
 import { type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import { ExitCode } from './exit-codes.js';
 import { diagnosticsToJson, renderDiagnostics } from './io.js';
+import { writeStderr, writeStdout } from './out.js';
 
 /** Reports `err` (stdout as JSON with `json`, else stderr) and returns the exit code. */
 export function reportError(err: unknown, json: boolean): number {
   if (err instanceof UserError) {
-    if (json) process.stdout.write(JSON.stringify({ errors: diagnosticsToJson(err.diagnostics) }) + '\n');
-    else process.stderr.write(renderDiagnostics(err.diagnostics) + '\n');
+    if (json) writeStdout(JSON.stringify({ errors: diagnosticsToJson(err.diagnostics) }) + '\n');
+    else writeStderr(renderDiagnostics(err.diagnostics) + '\n');
     return ExitCode.inputError;
   }
   const fsProblem = fileSystemDiagnostic(err);
   if (fsProblem) return reportError(new UserError(fsProblem), json);
   const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  process.stderr.write(`tslc: internal error (please report this with the input that caused it):\n${message}\n`);
+  writeStderr(`tslc: internal error (please report this with the input that caused it):\n${message}\n`);
   return ExitCode.internal;
 }
 

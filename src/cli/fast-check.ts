@@ -12,12 +12,16 @@ import { CHECK_OPTIONS } from './commands/check-options.js';
 import { runBuiltinCheck } from './commands/check-builtin.js';
 import { reportError } from './errors.js';
 import { parseFast } from './fast-args.js';
+import { useDirectOutput } from './out.js';
+
+export { allOutputWritten } from './out.js';
 
 /** The exit code of `tslc <argv…>` when it is a plain builtin check, else undefined. */
 export async function fastCheck(argv: readonly string[]): Promise<number | undefined> {
   if (argv[0] !== 'check' || argv.some((a) => a === '--help' || a === '-h' || a === '--version')) return undefined;
   const args = parseFast('check', argv.slice(1), CHECK_OPTIONS);
   if (args === undefined || (args.synthesizer !== undefined && args.synthesizer !== 'builtin') || args['cross-check'] === true) return undefined;
+  useDirectOutput();
   try {
     return await runBuiltinCheck(args);
   } catch (err) {

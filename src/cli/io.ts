@@ -40,6 +40,7 @@ export function diagnosticsToJson(diagnostics: readonly Diagnostic[]): unknown {
   }));
 }
 
-export function useColor(stream: NodeJS.WriteStream): boolean {
-  return Boolean(stream.isTTY) && !process.env.NO_COLOR && process.env.CI === undefined;
+/** Colour for a stream that `isTerminal`, unless NO_COLOR or CI is set. */
+export function useColor(isTerminal: boolean): boolean {
+  return isTerminal && !process.env.NO_COLOR && process.env.CI === undefined;
 }

@@ -100,4 +100,28 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     const { modules } = loadedBy('compile', 'specs/adventure.tsl', '-o', dir, '--check');
     expect(modules.some((m) => m.includes('node_modules/ts-morph/'))).toBe(true);
   });
+
+  it('a plain check writes its answer without creating Node\'s stdout stream (which loads net and tty)', () => {
+    // Through the runner, as bin/tslc.js calls it, with stdout a pipe as in CI; Node's module list
+    // is written straight to the descriptor, so the probe creates no stream either.
+    const runner = join(root, 'dist/src/cli/bundle-runner.cjs');
+    const probe = `require(${JSON.stringify(runner)}).runFastCheck(['check', '--json', '--no-explain', 'specs/adventure.tsl']).then((o) => {
+      require('node:fs').writeSync(2, JSON.stringify({ outcome: o, loaded: process.moduleLoadList }));
+    });`;
+    const r = spawnSync(process.execPath, ['-e', probe], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const { outcome, loaded } = JSON.parse(r.stderr) as { outcome: { exitCode: number; allOutputWritten: boolean }; loaded: string[] };
+    expect(outcome).toEqual({ exitCode: 0, allOutputWritten: true });
+    expect(JSON.parse(r.stdout)).toMatchObject({ file: 'specs/adventure.tsl', verdict: 'realizable' });
+    expect(loaded.filter((m) => m === 'NativeModule net' || m === 'NativeModule tty')).toEqual([]);
+  });
+
+  it('the check bundle is ASCII, and non-ASCII messages still come out as written', () => {
+    const bundle = readFileSync(join(root, 'dist/src/cli/check-bundle.cjs'));
+    expect(bundle.findIndex((byte) => byte > 0x7f)).toBe(-1);
+    // The counterplay of an unrealizable spec writes a false output as '¬g' (src/explain).
+    const r = spawnSync(process.execPath, [join(root, 'bin/tslc.js'), 'check', '--ltl', 'G (g <-> X r)', '--ins', 'r', '--outs', 'g'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('the controller chooses ¬g');
+    expect(r.stdout).not.toMatch(/\\u[0-9a-f]{4}/);
+  });
 });

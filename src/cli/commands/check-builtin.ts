@@ -16,6 +16,7 @@ import { UserError } from '../../diagnostics/diagnostic.js';
 import { ExitCode } from '../exit-codes.js';
 import { readFileSync } from 'node:fs';
 import { diagnosticsToJson, registerSource, renderDiagnostics, useColor } from '../io.js';
+import { isTerminal, writeStderr, writeStdout } from '../out.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { UnrealizableExplanation } from '../../explain/explain.js';
 import type { GameSpec } from '../../game/spec.js';
@@ -80,8 +81,8 @@ async function checkBuiltin(args: Record<string, unknown>, files: string[], time
   if (requests.length === 0)
     throw new UserError({ severity: 'error', message: 'name at least one spec file, or give --ltl with --ins/--outs', code: 'usage' });
 
-  const color = !json && useColor(process.stdout);
-  const progress = requests.length > 1 && Boolean(process.stderr.isTTY);
+  const color = !json && useColor(isTerminal(1));
+  const progress = requests.length > 1 && isTerminal(2);
   let sawInputError = false;
   let sawUnrealizable = false;
   let sawUnknown = false;
@@ -92,26 +93,26 @@ async function checkBuiltin(args: Record<string, unknown>, files: string[], time
       if (result.states !== undefined) obj.states = result.states;
       if (result.reason) obj.reason = result.reason;
       if (explanation) obj.explanation = explanationToJson(explanation);
-      process.stdout.write(JSON.stringify(obj) + '\n');
+      writeStdout(JSON.stringify(obj) + '\n');
       return;
     }
     // The verdict line comes first, so scripts grepping `file: verdict` keep working.
-    process.stdout.write(`${label}: ${describe(result, color)}\n`);
-    if (explanation) process.stdout.write(formatExplanationText(explanation) + '\n');
+    writeStdout(`${label}: ${describe(result, color)}\n`);
+    if (explanation) writeStdout(formatExplanationText(explanation) + '\n');
   };
   for (const [i, { label, request }] of requests.entries()) {
-    if (progress) process.stderr.write(`[${i + 1}/${requests.length}] ${label}\n`);
+    if (progress) writeStderr(`[${i + 1}/${requests.length}] ${label}\n`);
     const result: IsolatedResult = checker ? await checker.check(request) : await runInProcess(request);
     if (result.verdict === 'error') {
       if (result.userError) {
         sawInputError = true;
         const diagnostics = result.userError as Diagnostic[];
-        if (json) process.stdout.write(JSON.stringify({ file: label, verdict: 'error', errors: diagnosticsToJson(diagnostics) }) + '\n');
-        else process.stderr.write(renderWithSource(diagnostics) + '\n');
+        if (json) writeStdout(JSON.stringify({ file: label, verdict: 'error', errors: diagnosticsToJson(diagnostics) }) + '\n');
+        else writeStderr(renderWithSource(diagnostics) + '\n');
       } else {
         sawInternal = true;
-        if (json) process.stdout.write(JSON.stringify({ file: label, verdict: 'error', seconds: round(result.seconds) }) + '\n');
-        process.stderr.write(`tslc: internal error while checking ${label} (please report this with the input):\n${result.message}\n`);
+        if (json) writeStdout(JSON.stringify({ file: label, verdict: 'error', seconds: round(result.seconds) }) + '\n');
+        writeStderr(`tslc: internal error while checking ${label} (please report this with the input):\n${result.message}\n`);
       }
       continue;
     }
@@ -126,7 +127,7 @@ async function checkBuiltin(args: Record<string, unknown>, files: string[], time
   if (args.compose && files.length > 1) {
     // The composed spec has no file of its own, so it is solved in-process (no worker isolation).
     const label = files.join(' + ');
-    if (progress) process.stderr.write(`[composed] ${label}\n`);
+    if (progress) writeStderr(`[composed] ${label}\n`);
     const { loadSpecs } = await import('../../report/build.js');
     const { synthesizeController, checkRealizability } = await import('../../synthesis/index.js');
     const spec = await loadSpecs(files);
@@ -175,9 +176,9 @@ async function explainSafely(label: string, load: () => Promise<GameSpec>, budge
     wordsModule ??= await import('../../explain/words.js');
     const e = explainModule.explainUnrealizable(await load(), { knownUnrealizable: true, budgetMs });
     if (e.verdict === 'unrealizable') return e;
-    process.stderr.write(`${label}: note: no explanation (${e.verdict === 'unknown' ? e.reason : 'the explainer found it realizable'})\n`);
+    writeStderr(`${label}: note: no explanation (${e.verdict === 'unknown' ? e.reason : 'the explainer found it realizable'})\n`);
   } catch (err) {
-    process.stderr.write(`${label}: note: no explanation (${(err as Error).message})\n`);
+    writeStderr(`${label}: note: no explanation (${(err as Error).message})\n`);
   }
   return undefined;
 }
