@@ -76,6 +76,15 @@ async function nodeStartup(runs = 15): Promise<number> {
   return median(walls);
 }
 
+/** Runs `task(i)` for i = 0 … count−1, at most `jobs` at a time, each i once. */
+async function forEachWithJobs(count: number, jobs: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: jobs }, worker));
+}
+
 function median(xs: readonly number[]): number {
   if (xs.length === 0) return Number.NaN;
   const sorted = [...xs].sort((a, b) => a - b);
@@ -154,40 +163,32 @@ export const corpusSection: BenchSection = {
       return `${spec}.${useTsl ? 'tsl' : 'tlsf'}`;
     };
     const results: Array<Answer & { wall: number }> = new Array(selected.length);
-    let nextIndex = 0;
     let finished = 0;
-    const worker = async () => {
-      while (nextIndex < selected.length) {
-        const i = nextIndex++;
-        const file = join(corpus, fileOf(selected[i]));
-        const { answers, wall, message } = await tslcCheck([file], timeout);
-        results[i] = { ...(answers.get(file) ?? { verdict: 'error', seconds: wall, message }), wall };
-        const r = results[i];
-        if (r.verdict === 'error') log(`  ${selected[i][0]}: error: ${r.message ?? ''}`);
-        log(`[${++finished}/${selected.length}] ${selected[i][0]}: ${r.verdict} (${r.wall.toFixed(2)} s wall)`);
-      }
+    const checkOne = async (i: number) => {
+      const file = join(corpus, fileOf(selected[i]));
+      const { answers, wall, message } = await tslcCheck([file], timeout);
+      results[i] = { ...(answers.get(file) ?? { verdict: 'error', seconds: wall, message }), wall };
+      const r = results[i];
+      if (r.verdict === 'error') log(`  ${selected[i][0]}: error: ${r.message ?? ''}`);
+      log(`[${++finished}/${selected.length}] ${selected[i][0]}: ${r.verdict} (${r.wall.toFixed(2)} s wall)`);
     };
     // Node's own start-up on this machine, before and after (machines and their load vary; the
     // ltlsynt baseline was recorded elsewhere), measured as tslc is: a spawned process, piped.
     const nodeBefore = await nodeStartup();
-    await Promise.all(Array.from({ length: jobs }, worker));
+    await forEachWithJobs(selected.length, jobs, checkOne);
     // The recorded ltlsynt baseline answers realizability only (`--realizability`: no controller),
     // so the like-for-like time is tslc's verdict-only run: a second process per decided spec.
     const verdictOnlyWall: Array<number | undefined> = new Array(selected.length);
-    let nextVerdictOnly = 0;
-    const verdictOnlyWorker = async () => {
-      while (nextVerdictOnly < selected.length) {
-        const i = nextVerdictOnly++;
-        if (results[i].verdict !== 'realizable' && results[i].verdict !== 'unrealizable') continue;
-        const file = join(corpus, fileOf(selected[i]));
-        const { answers, wall } = await tslcCheck([file], timeout, true);
-        // A verdict-only run that disagrees would be a bug; it is counted below, not hidden.
-        verdictOnlyWall[i] = answers.get(file)?.verdict === results[i].verdict ? wall : undefined;
-        if (verdictOnlyWall[i] === undefined) log(`  ${selected[i][0]}: the --no-states run answered ${answers.get(file)?.verdict ?? 'nothing'}`);
-      }
+    const checkVerdictOnly = async (i: number) => {
+      if (results[i].verdict !== 'realizable' && results[i].verdict !== 'unrealizable') return;
+      const file = join(corpus, fileOf(selected[i]));
+      const { answers, wall } = await tslcCheck([file], timeout, true);
+      // A verdict-only run that disagrees would be a bug; it is counted below, not hidden.
+      verdictOnlyWall[i] = answers.get(file)?.verdict === results[i].verdict ? wall : undefined;
+      if (verdictOnlyWall[i] === undefined) log(`  ${selected[i][0]}: the --no-states run answered ${answers.get(file)?.verdict ?? 'nothing'}`);
     };
     log('verdict-only runs (--no-states) of the decided specs');
-    await Promise.all(Array.from({ length: jobs }, verdictOnlyWorker));
+    await forEachWithJobs(selected.length, jobs, checkVerdictOnly);
     const nodeAfter = await nodeStartup();
     const oursWall: number[] = [];
     const oursVerdictOnlyWall: number[] = [];

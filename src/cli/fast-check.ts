@@ -8,7 +8,7 @@
  * arguments the fast parser cannot read exactly, an external back end); the caller then runs the
  * full CLI, which gives the same answers and messages.
  */
-import { CHECK_OPTIONS } from './commands/check-options.js';
+import { CHECK_OPTIONS, usesExternalSynthesizer } from './commands/check-options.js';
 import { runBuiltinCheck } from './commands/check-builtin.js';
 import { reportError } from './errors.js';
 import { parseFast } from './fast-args.js';
@@ -20,7 +20,7 @@ export { allOutputWritten } from './out.js';
 export async function fastCheck(argv: readonly string[]): Promise<number | undefined> {
   if (argv[0] !== 'check' || argv.some((a) => a === '--help' || a === '-h' || a === '--version')) return undefined;
   const args = parseFast('check', argv.slice(1), CHECK_OPTIONS);
-  if (args === undefined || (args.synthesizer !== undefined && args.synthesizer !== 'builtin') || args['cross-check'] === true) return undefined;
+  if (args === undefined || usesExternalSynthesizer(args)) return undefined;
   useDirectOutput();
   try {
     return await runBuiltinCheck(args);

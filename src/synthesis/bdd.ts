@@ -179,10 +179,7 @@ export class Bdd {
    */
   restrict(f: Node, levels: readonly number[], values: readonly boolean[], key: number): Node {
     if (f <= 1) return f;
-    let max = -1;
-    // Indexed loops here and in split.ts: short runs execute unoptimized code (see
-    // IsolatedChecker's deferOptimization), where for-of allocates an iterator result per step.
-    for (let i = 0; i < levels.length; i++) if (levels[i] > max) max = levels[i];
+    const max = maxLevel(levels);
     let cache = this.restrictCache.get(key);
     if (!cache) this.restrictCache.set(key, (cache = new Map()));
     return this.restrictWith(f, levels, values, max, cache);
@@ -193,8 +190,7 @@ export class Bdd {
    */
   quantify(f: Node, dims: readonly { readonly levels: readonly number[]; readonly values: readonly (readonly boolean[])[] }[], exists: boolean): Node {
     for (const { levels, values } of dims) {
-      let max = -1;
-      for (const l of levels) if (l > max) max = l;
+      const max = maxLevel(levels);
       let acc: Node = exists ? ZERO : ONE;
       for (const option of values) {
         // A private cache: the shared one is keyed by the split's option numbering.
@@ -218,4 +214,12 @@ export class Bdd {
     cache.set(f, r);
     return r;
   }
+}
+
+function maxLevel(levels: readonly number[]): number {
+  let max = -1;
+  // Indexed loops here and in split.ts: short runs execute unoptimized code (see
+  // IsolatedChecker's deferOptimization), where for-of allocates an iterator result per step.
+  for (let i = 0; i < levels.length; i++) if (levels[i] > max) max = levels[i];
+  return max;
 }

@@ -273,17 +273,15 @@ export function extractAttractorCounterstrategy(
     }
     const rank = game.losingRank[u];
     const leaves = game.table.movesFor(activeOf(game.vectors[u]), () => {});
-    const li = leaves.findIndex((leaf, i) =>
-      leaf.kept.every((_, k) => {
-        const t = leafTargets(game, u, i)[k];
-        return t < 0 || (game.losingRank[t] > 0 && game.losingRank[t] < rank);
-      }),
+    const li = leaves.findIndex((_, i) =>
+      leafTargets(game, u, i).every((t) => t < 0 || (game.losingRank[t] > 0 && game.losingRank[t] < rank)),
     );
     if (li < 0) throw new Error('internal: no attractor move in a losing position');
     const leaf = leaves[li];
+    const targets = leafTargets(game, u, li);
     const input = completeInputs(leaf.part.cube, inputs);
     for (const choice of leaf.choices) {
-      const t = leafTargets(game, u, li)[leaf.kept.indexOf(choice.rep)];
+      const t = targets[leaf.kept.indexOf(choice.rep)];
       const to = target(t < 0 ? SINK : t);
       for (const output of expandPart(choice.part)) transitions.push({ from: s, input, output, to });
     }

@@ -72,7 +72,9 @@ export class MoveTable {
     this.secondIndex = indexMover(this.bdd, second.dims);
     this.guards = ucw.edges.map((e) => this.bdd.fromForeign(e.bdd, e.guard));
     this.filter = this.bdd.fromFormula(firstFilter);
-    this.doomedStates = ucw.out.map((es, q) => this.doomed(es.filter((i) => ucw.edges[i].to === q && ucw.edges[i].rejecting)));
+    const firstDims = dimensionsOf(this.firstIndex);
+    const secondDims = dimensionsOf(this.secondIndex);
+    this.doomedStates = ucw.out.map((es, q) => this.doomed(es.filter((i) => ucw.edges[i].to === q && ucw.edges[i].rejecting), firstDims, secondDims));
     // Entering a doomed state loses at every bound, so the safety player's moves that force such
     // an edge are cut off while splitting (LedMatrix: 900 minimal controller moves per input
     // class without this, most of them violating a guarantee under the GF assumption).
@@ -85,11 +87,9 @@ export class MoveTable {
    * GF a to fail": its self-loops are `a` rejecting and `¬a` not). A step is adversary first then
    * safety player, or the reverse; the filter restricts the first mover's moves.
    */
-  private doomed(selfLoops: readonly number[]): boolean {
+  private doomed(selfLoops: readonly number[], firstDims: MoverDimensions, secondDims: MoverDimensions): boolean {
     if (selfLoops.length === 0) return false;
     const loops = selfLoops.reduce((acc, i) => this.bdd.or(acc, this.guards[i]), ZERO);
-    const firstDims = dimensionsOf(this.firstIndex);
-    const secondDims = dimensionsOf(this.secondIndex);
     if (this.secondIsSafety) {
       // ∃ first (filter ∧ ∀ second loops)
       const forced = this.bdd.and(this.filter, this.bdd.quantify(loops, secondDims, false));
@@ -266,7 +266,10 @@ export class LeafList {
   }
 }
 
-function dimensionsOf(index: MoverIndex): { levels: readonly number[]; values: readonly (readonly boolean[])[] }[] {
+/** A mover's dimensions as `Bdd.quantify` takes them: each one's levels and option values. */
+type MoverDimensions = readonly { readonly levels: readonly number[]; readonly values: readonly (readonly boolean[])[] }[];
+
+function dimensionsOf(index: MoverIndex): MoverDimensions {
   return index.levels.map((levels, d) => ({ levels, values: index.values[d] }));
 }
 

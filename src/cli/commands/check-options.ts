@@ -1,5 +1,6 @@
 /**
- * The options of `tslc check` as data, in their own module so that the check fast path
+ * The options of `tslc check` as data (and which of them hand over to an external back end), in
+ * their own module so that the check fast path
  * (src/cli/fast-check.ts) reads them without importing the command registry, which names every
  * other command's module.
  */
@@ -10,6 +11,11 @@ import type { OptionTable } from '../fast-args.js';
 export const SYNTHESIZERS = ['builtin', 'ltlsynt', 'strix', 'auto'];
 export const SYNTHESIZER_HELP = 'back end: builtin engine, ltlsynt (Spot), strix, or auto (builtin and an installed tool race; first verified answer wins)';
 export const TOOL_TIMEOUT_HELP = 'seconds per spec for an external synthesizer (default 60, or "timeoutSeconds" in tslc.config.json)';
+
+/** Whether the arguments ask for an external back end (`--synthesizer`, `--cross-check`). */
+export function usesExternalSynthesizer(args: Record<string, unknown>): boolean {
+  return (args.synthesizer !== undefined && args.synthesizer !== 'builtin') || args['cross-check'] === true;
+}
 
 // check runs on every commit in CI and per spec in benchmarks, so its options are data: a plain
 // `tslc check …` is parsed from this table without importing yargs (src/cli/fast-args.ts).

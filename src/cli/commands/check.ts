@@ -6,6 +6,7 @@
  */
 import { UserError } from '../../diagnostics/diagnostic.js';
 import { list, runBuiltinCheck, timeoutSecondsOf } from './check-builtin.js';
+import { usesExternalSynthesizer } from './check-options.js';
 
 export async function run(args: Record<string, unknown>): Promise<number> {
   const files = list(args.files);
@@ -18,9 +19,4 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     return external.runExternalCheck(files, args);
   }
   return runBuiltinCheck(args, timeoutSeconds);
-}
-
-/** Whether the arguments ask for an external back end (`--synthesizer`, `--cross-check`). */
-export function usesExternalSynthesizer(args: Record<string, unknown>): boolean {
-  return (args.synthesizer !== undefined && args.synthesizer !== 'builtin') || args['cross-check'] === true;
 }
