@@ -20,21 +20,21 @@ export interface ControllerOptions {
    * Evaluate every predicate the current state may need at once, and the chosen updates'
    * functions at once. Fewer round trips of latency, possibly more predicate calls.
    */
-  readonly parallel?: boolean;
+  readonly parallel?: boolean | undefined;
   /** Extra attempts per user call after a throw, rejection or timeout (default 0). */
-  readonly retries?: number;
+  readonly retries?: number | undefined;
   /** Per-attempt time limit for calls that return a promise, in milliseconds (default none). */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /** Called after every committed step. Errors it throws are reported, never undo the step. */
-  readonly onStep?: (record: StepRecord) => void;
+  readonly onStep?: ((record: StepRecord) => void) | undefined;
   /** Called when a step fails (nothing was changed). */
-  readonly onError?: (error: StepError) => void;
+  readonly onError?: ((error: StepError) => void) | undefined;
   /** How many recent step records `controller.trace` keeps (default 1000; 0 keeps none). */
-  readonly traceLimit?: number;
+  readonly traceLimit?: number | undefined;
   /** Put input values and the signals after each step into step records (default false). */
-  readonly recordSignals?: boolean;
+  readonly recordSignals?: boolean | undefined;
   /** OpenTelemetry: 'auto' (default) uses `@opentelemetry/api` if installed; or a tracer; or false. */
-  readonly telemetry?: boolean | 'auto' | TracerLike;
+  readonly telemetry?: boolean | 'auto' | TracerLike | undefined;
 }
 
 /**
@@ -51,13 +51,13 @@ export interface ImplementationBindings {
 
 export interface ControllerDefinition {
   readonly table: ControllerTable;
-  readonly metadata?: ControllerMetadata;
-  readonly bindings?: ImplementationBindings;
+  readonly metadata?: ControllerMetadata | undefined;
+  readonly bindings?: ImplementationBindings | undefined;
   /** The user's predicates and functions; missing built-ins (`add`, `lt`, …) fall back to defaults. */
   readonly impl: object;
   /** Initial values of the cells and outputs (inputs may be given here or to the first step). */
   readonly initialSignals: object;
-  readonly options?: ControllerOptions;
+  readonly options?: ControllerOptions | undefined;
 }
 
 export interface FailedCall {

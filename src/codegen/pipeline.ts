@@ -19,7 +19,7 @@ import { synthesize } from '../synthesis/index.js';
 import { formatCounterexample, verifyController } from '../verify/index.js';
 import { composeGames } from './compose.js';
 import { emitControllerModule } from './emit.js';
-import { pascalCase } from './identifiers.js';
+import { controllerNameProblem, pascalCase, suggestControllerName } from './identifiers.js';
 import { buildControllerTable } from './table.js';
 
 export const SYNTHESIZER = 'tslc bounded synthesis';
@@ -77,8 +77,12 @@ export type CompileOutcome =
 export async function compileSpecs(request: CompileRequest): Promise<CompileOutcome> {
   if (request.files.length === 0) throw new UserError(error('name at least one .tsl file to compile', undefined, 'usage'));
   const name = request.name ?? fileStem(request.files[0]);
-  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(name))
-    throw new UserError(error(`controller name '${name}' must start with a letter and use only letters, digits, '-' and '_'`, undefined, 'usage'));
+  const problem = controllerNameProblem(name);
+  if (problem !== undefined) {
+    const fix = `tslc compile ${[...request.files, '--as', suggestControllerName(name), '-o', request.outDir].map(shellWord).join(' ')}`;
+    const subject = request.name === undefined ? `${request.files[0]}: the spec name ${JSON.stringify(name)}` : `--as ${JSON.stringify(name)}`;
+    throw new UserError(error(`${subject} cannot name a controller module: ${problem}; give another name with --as, e.g. \`${fix}\``, undefined, 'name'));
+  }
   const texts: string[] = [];
   const games: GameSpec[] = [];
   for (const file of request.files) {
@@ -128,6 +132,11 @@ function readText(file: string): string {
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
     throw new UserError(error(`cannot read ${file}: ${reason}`, undefined, 'io'));
   }
+}
+
+/** A word as a POSIX shell would need it in the suggested command. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function fileStem(file: string): string {
