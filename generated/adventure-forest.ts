@@ -11,7 +11,7 @@ export interface AdventureForestSignalShape {
   storyPassage: unknown;
 }
 
-/** Signal value types used when no type argument is given: text, or numbers for counters. */
+/** Signal value types used when no type argument is given: what the built-ins imply (numbers for arithmetic, booleans for comparisons and tested signals), else text. */
 export interface AdventureForestDefaultSignals extends AdventureForestSignalShape {
   s: string;
   storyPassage: string;

@@ -17,7 +17,7 @@ export interface TutorSignalShape {
   hintCount: unknown;
 }
 
-/** Signal value types used when no type argument is given: text, or numbers for counters. */
+/** Signal value types used when no type argument is given: what the built-ins imply (numbers for arithmetic, booleans for comparisons and tested signals), else text. */
 export interface TutorDefaultSignals extends TutorSignalShape {
   question: string;
   problem: string;

@@ -11,6 +11,7 @@
 import { IndentationText, Project, QuoteKind, StructureKind, VariableDeclarationKind, type WriterFunction } from 'ts-morph';
 import type { ControllerMetadata, ControllerTable, DecisionNode, TermData } from '../../runtime/table.js';
 import { commentText, IdentifierScope, isReservedWord, pascalCase } from './identifiers.js';
+import { inferSignalTypes } from './signal-types.js';
 
 export interface EmitOptions {
   /** Module specifier of the runtime (`tslc/runtime`, or a relative path inside this repo). */
@@ -21,7 +22,7 @@ export interface EmitOptions {
 
 /** Names of the built-in functions the runtime provides (kept in sync with runtime/builtins.ts). */
 const BUILTINS = new Set(['add', 'sub', 'mul', 'div', 'eq', 'lt', 'gt', 'lte', 'gte']);
-const ARITHMETIC = new Set(['add', 'sub', 'mul', 'div']);
+const COMPARISONS = new Set(['eq', 'lt', 'gt', 'lte', 'gte']);
 
 /**
  * The runtime is imported as one namespace, so nothing the module declares can clash with a
@@ -97,7 +98,8 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
   const S = (signal: string): string => `S[${json(signalKey.get(signal))}]`;
   const returnType = (fn: string): string => {
     const use = uses.get(fn)!;
-    if (use.isPredicate) return 'boolean';
+    // Comparisons give booleans wherever they appear, also when stored in a signal.
+    if (use.isPredicate || COMPARISONS.has(fn)) return 'boolean';
     if (use.updates.size > 0) return [...use.updates].map(S).join(' & ');
     return 'unknown';
   };
@@ -127,11 +129,9 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
   for (const p of table.predicates) if (p.signal === undefined) visitTerm({ kind: 'call', fn: p.fn, args: p.args });
   for (const u of table.updates) if (!u.isSelfUpdate) visitTerm(u.term);
 
-  const arithmeticSignals = new Set(
-    table.updates.filter((u) => !u.isSelfUpdate && u.term.kind === 'call' && ARITHMETIC.has(u.term.fn)).map((u) => u.signal),
-  );
-  // Signals tested directly as propositions hold booleans.
-  const booleanSignals = new Set(table.predicates.flatMap((p) => (p.signal === undefined ? [] : [p.signal])));
+  // Default value types follow the built-ins (signal-types.ts); the pipeline refused mixes already.
+  const inferred = inferSignalTypes(table);
+  if (inferred.conflicts.length > 0) throw new EmitError(inferred.conflicts[0].message);
   const roleKeys = (role: 'input' | 'cell' | 'output'): string[] =>
     table.signals.filter((s) => s.role === role).map((s) => json(signalKey.get(s.name)));
   const union = (keys: string[]): string => (keys.length === 0 ? 'never' : keys.join(' | '));
@@ -161,10 +161,10 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
     name: names.defaults,
     isExported: true,
     extends: [names.shape],
-    docs: ['Signal value types used when no type argument is given: text, or numbers for counters.'],
+    docs: ['Signal value types used when no type argument is given: what the built-ins imply (numbers for arithmetic, booleans for comparisons and tested signals), else text.'],
     properties: table.signals.map((s) => ({
       name: signalKey.get(s.name)!,
-      type: booleanSignals.has(s.name) ? 'boolean' : arithmeticSignals.has(s.name) ? 'number' : 'string',
+      type: inferred.types.get(s.name) ?? 'string',
     })),
   });
   file.addInterface({

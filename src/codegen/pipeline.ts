@@ -17,9 +17,11 @@ import type { GameSpec } from '../game/spec.js';
 import type { MealyMachine } from '../game/mealy.js';
 import { synthesize } from '../synthesis/index.js';
 import { formatCounterexample, verifyController } from '../verify/index.js';
+import { atoms } from '../ltl/formula.js';
 import { composeGames } from './compose.js';
 import { emitControllerModule } from './emit.js';
 import { controllerNameProblem, pascalCase, suggestControllerName } from './identifiers.js';
+import { inferSignalTypes } from './signal-types.js';
 import { buildControllerTable } from './table.js';
 
 export const SYNTHESIZER = 'tslc bounded synthesis';
@@ -94,6 +96,8 @@ export async function compileSpecs(request: CompileRequest): Promise<CompileOutc
     games.push(game);
   }
   const spec = composeGames(name, games);
+  const typeErrors = signalTypeErrors(spec);
+  if (typeErrors.length > 0) throw new UserError(typeErrors);
   const result = await (request.synthesizer ?? builtinSynthesizer)(spec, request.timeoutMs ?? 60_000);
   if (result.verdict === 'unrealizable') return { kind: 'unrealizable', name, seconds: result.seconds };
   if (result.verdict === 'unknown') return { kind: 'unknown', name, reason: result.reason, seconds: result.seconds };
@@ -114,6 +118,29 @@ export async function compileSpecs(request: CompileRequest): Promise<CompileOutc
     runtimeImport: request.runtimeImport ?? defaultRuntimeImport(request.outDir),
   });
   return { kind: 'ok', name, outPath, source, stateCount: machine.stateCount, seconds: result.seconds, machine, spec, backend: result.backend };
+}
+
+/**
+ * Signals the built-ins would give two types (`[d <- eq c d]` and `d * 2`), located at the first
+ * formula that mentions the update or predicate where the clash shows. Checked before synthesis:
+ * such a controller would fail at run time, and its module could not be typed honestly.
+ */
+export function signalTypeErrors(spec: GameSpec): Diagnostic[] {
+  const { conflicts } = inferSignalTypes({
+    predicates: spec.inputs.flatMap((p) =>
+      p.booleanSignal !== undefined
+        ? [{ proposition: p.name, fn: '', args: [], text: p.term ?? p.name, signal: p.booleanSignal }]
+        : p.predicate
+          ? [{ proposition: p.name, fn: p.predicate.fn, args: p.predicate.args, text: p.term ?? p.name }]
+          : [],
+    ),
+    updates: spec.outputs.flatMap((o) => (o.update ? [{ proposition: o.name, ...o.update, text: o.term ?? o.name }] : [])),
+  });
+  const parts = [...spec.initially, ...spec.preset, ...spec.assumptions, ...spec.guarantees];
+  return conflicts.map((c) => {
+    const part = parts.find((p) => p.span !== undefined && atoms(p.formula).has(c.proposition));
+    return error(`type mismatch: ${c.message}`, part?.span, 'type');
+  });
 }
 
 /** The compile command's own re-check: never trust a controller just because synthesis returned it. */
