@@ -14,6 +14,9 @@ import { explainStep, type Explanation, predicatesOf } from './decision.js';
 import type { ControllerMetadata, ControllerTable, DecisionNode, TermData } from './table.js';
 import { createTelemetry, SPAN_STATUS_ERROR, type SpanLike, type Telemetry, type TracerLike } from './telemetry.js';
 import type { ChosenUpdate, PredicateAnswer, StepRecord } from './trace.js';
+import { type ControllerSnapshot, jsonValueProblem, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError, validateSnapshot } from './snapshot.js';
+
+export { SnapshotError, type ControllerSnapshot } from './snapshot.js';
 
 export interface ControllerOptions {
   /**
@@ -81,18 +84,6 @@ export class StepError extends Error {
     this.state = state;
     this.step = step;
   }
-}
-
-/** A stopped controller, as plain JSON. Signals are keyed by their spec names. */
-export interface ControllerSnapshot {
-  readonly format: 'tslc-controller-snapshot';
-  readonly version: 1;
-  readonly table: string;
-  /** Fingerprint of the table, so a snapshot cannot be restored into a different controller. */
-  readonly fingerprint: string;
-  readonly state: number;
-  readonly step: number;
-  readonly signals: Readonly<Record<string, unknown>>;
 }
 
 export interface Controller<S extends object, I extends object> {
@@ -685,12 +676,16 @@ class TableController<S extends object, I extends object> implements Controller<
   snapshot(): ControllerSnapshot {
     const signals: Record<string, unknown> = {};
     this.table.signals.forEach((s, slot) => {
-      if (this.values[slot] !== undefined)
-        Object.defineProperty(signals, s.name, { value: this.values[slot], enumerable: true, writable: true });
+      const value = this.values[slot];
+      // A snapshot that could not be restored must fail now, not when it is read back.
+      if (value === undefined && s.role !== 'cell') return;
+      const problem = jsonValueProblem(value);
+      if (problem) throw new SnapshotError(`signals.${s.name}`, `cannot snapshot ${this.table.name}: signal ${JSON.stringify(s.name)} ${problem}`);
+      Object.defineProperty(signals, s.name, { value, enumerable: true, writable: true });
     });
     return {
-      format: 'tslc-controller-snapshot',
-      version: 1,
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
       table: this.table.name,
       fingerprint: this.fingerprint,
       state: this.currentState,
@@ -701,18 +696,17 @@ class TableController<S extends object, I extends object> implements Controller<
 
   restore(input: ControllerSnapshot | string): void {
     if (this.running) throw new Error(`controller ${this.table.name}: cannot restore while a step is running`);
-    const snapshot = (typeof input === 'string' ? JSON.parse(input) : input) as Partial<ControllerSnapshot>;
-    if (snapshot.format !== 'tslc-controller-snapshot' || snapshot.version !== 1)
-      throw new TypeError('restore: not a tslc controller snapshot (version 1)');
-    if (snapshot.fingerprint !== this.fingerprint)
-      throw new TypeError(`restore: the snapshot was taken from a different controller table (${String(snapshot.table)})`);
-    const state = snapshot.state;
-    if (typeof state !== 'number' || !Number.isInteger(state) || state < 0 || state >= this.table.states.length)
-      throw new TypeError(`restore: state ${String(state)} is out of range`);
-    const signals = snapshot.signals ?? {};
-    this.values = this.table.signals.map((s) => (hasOwn(signals, s.name) ? (signals as Record<string, unknown>)[s.name] : undefined));
-    this.currentState = state;
-    this.steps = typeof snapshot.step === 'number' ? snapshot.step : 0;
+    // Everything is checked before anything changes.
+    const snapshot = validateSnapshot(input, {
+      tableName: this.table.name,
+      fingerprint: this.fingerprint,
+      stateCount: this.table.states.length,
+      signals: this.table.signals,
+    });
+    const signals = snapshot.signals;
+    this.values = this.table.signals.map((s) => (hasOwn(signals, s.name) ? signals[s.name] : undefined));
+    this.currentState = snapshot.state;
+    this.steps = snapshot.step;
   }
 }
 
