@@ -69,7 +69,13 @@ export interface FailedCall {
   readonly name: string;
   /** The predicate term or update being evaluated, as written in the spec. */
   readonly site: string;
+  /**
+   * Attempts in all, counted through every layer: each call the controller made counts the
+   * attempts its error reports (an `LlmError` after the LLM layer's retries says how many), else 1.
+   */
   readonly attempts: number;
+  /** How many times the controller called the function (1 + its own `retries` used). */
+  readonly calls: number;
 }
 
 /** A step failed; the controller's state and signals are unchanged. */
@@ -406,7 +412,7 @@ class TableController<S extends object, I extends object> implements Controller<
     for (const key of Object.keys(inputs)) {
       const slot = this.inputSlotByKey.get(key);
       if (slot === undefined)
-        throw new StepError(`step ${context.step}: \`${key}\` is not an input signal of ${this.table.name}`, { kind: 'input', name: key, site: key, attempts: 0 }, context.state, context.step);
+        throw new StepError(`step ${context.step}: \`${key}\` is not an input signal of ${this.table.name}`, { kind: 'input', name: key, site: key, attempts: 0, calls: 0 }, context.state, context.step);
       values[slot] = (inputs as Record<string, unknown>)[key];
     }
   }
@@ -474,7 +480,7 @@ class TableController<S extends object, I extends object> implements Controller<
       if (typeof value !== 'boolean')
         throw new StepError(
           `step ${context.step}: predicate \`${predicate.text}\` returned ${describeValue(value)}, not a boolean`,
-          { kind: 'predicate', name: predicate.name, site: predicate.text, attempts: 1 },
+          { kind: 'predicate', name: predicate.name, site: predicate.text, attempts: 1, calls: 1 },
           context.state,
           context.step,
         );
@@ -535,7 +541,7 @@ class TableController<S extends object, I extends object> implements Controller<
       case 'signal': {
         const value = values[term.slot];
         if (value === undefined && term.isInput)
-          throw new StepError(`step ${context.step}: input signal \`${term.name}\` has no value; pass it to step()`, { kind: 'input', name: term.name, site: site.text, attempts: 0 }, context.state, context.step);
+          throw new StepError(`step ${context.step}: input signal \`${term.name}\` has no value; pass it to step()`, { kind: 'input', name: term.name, site: site.text, attempts: 0, calls: 0 }, context.state, context.step);
         return value;
       }
       case 'call': {
@@ -556,11 +562,12 @@ class TableController<S extends object, I extends object> implements Controller<
     const retries = Math.max(0, this.options.retries ?? 0);
     const timeoutMs = this.options.timeoutMs;
     const span = this.telemetry.current.startCall(context.span, `tslc.${site.kind}`, { 'tslc.fn': call.fn, 'tslc.term': site.text });
-    const fail = (attempts: number, cause: unknown): StepError => {
+    const fail = (calls: number, attempts: number, cause: unknown): StepError => {
       const reason = cause instanceof Error ? cause.message : String(cause);
+      const inCalls = calls > 1 && calls !== attempts ? ` in ${calls} calls` : '';
       const error = new StepError(
-        `step ${context.step}: ${site.kind} \`${call.fn}\` failed in \`${site.text}\` after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${reason}`,
-        { kind: site.kind, name: call.fn, site: site.text, attempts },
+        `step ${context.step}: ${site.kind} \`${call.fn}\` failed in \`${site.text}\` after ${attempts} attempt${attempts === 1 ? '' : 's'}${inCalls}: ${reason}`,
+        { kind: site.kind, name: call.fn, site: site.text, attempts, calls },
         context.state,
         context.step,
         cause,
@@ -571,13 +578,14 @@ class TableController<S extends object, I extends object> implements Controller<
       }
       return error;
     };
-    const attempt = (n: number): unknown => {
+    // `spent`: attempts before this call, counted through the layers below (see FailedCall).
+    const attempt = (n: number, spent: number): unknown => {
       let result: unknown;
       try {
         result = call.impl.apply(this.impl, args);
       } catch (err) {
-        if (n < retries) return attempt(n + 1);
-        throw fail(n + 1, err);
+        if (n < retries) return attempt(n + 1, spent + attemptsIn(err));
+        throw fail(n + 1, spent + attemptsIn(err), err);
       }
       if (!isPromiseLike(result)) {
         span?.end();
@@ -589,12 +597,12 @@ class TableController<S extends object, I extends object> implements Controller<
           return value;
         },
         (err: unknown) => {
-          if (n < retries) return attempt(n + 1);
-          throw fail(n + 1, err);
+          if (n < retries) return attempt(n + 1, spent + attemptsIn(err));
+          throw fail(n + 1, spent + attemptsIn(err), err);
         },
       );
     };
-    return attempt(0);
+    return attempt(0, 0);
   }
 
   private makeRecord(
@@ -666,7 +674,7 @@ class TableController<S extends object, I extends object> implements Controller<
 
   private internalFailure(err: unknown, context: StepContext): StepError {
     const reason = err instanceof Error ? err.message : String(err);
-    return new StepError(`step ${context.step}: ${reason}`, { kind: 'function', name: '?', site: '?', attempts: 0 }, context.state, context.step, err);
+    return new StepError(`step ${context.step}: ${reason}`, { kind: 'function', name: '?', site: '?', attempts: 0, calls: 0 }, context.state, context.step, err);
   }
 
   explain(record: StepRecord): Explanation {
@@ -708,6 +716,15 @@ class TableController<S extends object, I extends object> implements Controller<
     this.currentState = snapshot.state;
     this.steps = snapshot.step;
   }
+}
+
+/**
+ * How many attempts a failed call made: what its error reports (`LlmError.attempts` after the
+ * LLM layer's retries and re-asks), else 1.
+ */
+function attemptsIn(error: unknown): number {
+  const reported = typeof error === 'object' && error !== null ? (error as { attempts?: unknown }).attempts : undefined;
+  return typeof reported === 'number' && Number.isSafeInteger(reported) && reported >= 1 ? reported : 1;
 }
 
 function withTimeout(promise: PromiseLike<unknown>, timeoutMs: number | undefined, fn: string): Promise<unknown> {
