@@ -280,7 +280,7 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
  * names its code relies on. They are built to be, so a failure here is a bug in tslc: the module
  * would not type-check, and it is refused before anything is written (cheaper than running tsc).
  */
-function assertModuleNames(declared: readonly string[]): void {
+export function assertModuleNames(declared: readonly string[]): void {
   const seen = new Set<string>();
   for (const name of declared) {
     if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) || isReservedWord(name) || RELIED_ON.has(name) || seen.has(name))

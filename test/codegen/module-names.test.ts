@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/commands/compile.js';
+import { assertModuleNames, EmitError } from '../../src/codegen/emit.js';
 import { UserError } from '../../src/diagnostics/diagnostic.js';
 import { repoRoot, scratchDir, typecheckPaths } from './typecheck.js';
 
@@ -141,6 +142,14 @@ describe('a spec named controller.tsl on its own', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('the emitter refuses a module whose own names would clash', () => {
+  it('duplicates, reserved words and the names the module relies on', () => {
+    expect(() => assertModuleNames(['createX', 'XImpl', 'xTable'])).not.toThrow();
+    for (const bad of [['createX', 'createX'], ['tslc'], ['Promise'], ['S'], ['class'], ['2x'], ['a-b']])
+      expect(() => assertModuleNames(bad), bad.join(',')).toThrow(EmitError);
+  });
 });
 
 describe('shipped modules (generated/)', () => {
