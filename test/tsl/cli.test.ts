@@ -83,6 +83,16 @@ describe('tslc TSL commands', () => {
     expect(JSON.parse(json.stdout).errors[0]).toMatchObject({ file: bad, line: 3, col: 3, severity: 'error' });
   });
 
+  it('a missing ";" between formulas is an error at the gap, exit 2, for check too', async () => {
+    const gap = join(dir, 'gap.tsl');
+    writeFileSync(gap, 'guarantee {\n  F p(x) F q(x);\n}\n');
+    for (const command of ['check', 'symbols', 'parse']) {
+      const r = await tslc(command, gap);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.split('\n').slice(0, 3)).toEqual([`${gap}:2:9: error: expected ";" between formulas`, '    F p(x) F q(x);', '          ^']);
+    }
+  });
+
   it('a missing file is a user error too', async () => {
     const r = await tslc('parse', join(dir, 'nope.tsl'));
     expect(r.code).toBe(2);
