@@ -5,11 +5,10 @@
  * outputs are only updated; predicates and functions get arities. All errors are collected and
  * thrown together as one `UserError`; warnings are returned.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { type Diagnostic, type SourceSpan, UserError } from '../diagnostics/diagnostic.js';
 import type { Definition, Expr, Loc, TslAst } from './ast.js';
 import { COST_CAP, ExpansionCosts, type Scope } from './expansion-cost.js';
+import { type ImportAccess, importKey, readImport, resolvedImportRoot } from './import-file.js';
 import { parseTsl } from './parse.js';
 import { precedenceWarnings } from './precedence.js';
 import {
@@ -73,9 +72,13 @@ export interface CheckedTsl {
   readonly warnings: readonly Diagnostic[];
 }
 
-export interface CheckOptions {
-  /** Reads imported files; default: the file system. */
-  readonly readFile?: (path: string) => string;
+/**
+ * How imports are read (see import-file.ts): `importRoot` confines them to a directory,
+ * `maxImportBytes` caps each file, `readFile` replaces the file system.
+ */
+export interface CheckOptions extends ImportAccess {
+  /** Called with each imported file's path and text (the CLI keeps them to show source lines). */
+  readonly onImport?: (path: string, text: string) => void;
 }
 
 /**
@@ -114,10 +117,18 @@ class Checker {
   /** Type classes, only to tell boolean signals/functions apart (see BooleanTypes). */
   readonly types = new TypeClasses();
 
-  constructor(
-    private readonly mainFile: string,
-    private readonly readFile: (path: string) => string,
-  ) {}
+  /** Imported files already loaded, by identity (a file imported twice is read and parsed once). */
+  private readonly loaded = new Map<string, { scope: Scope; hasSections: boolean }>();
+  private readonly importRoot: string | undefined;
+
+  constructor(private readonly access: CheckOptions) {
+    if (access.importRoot === undefined) return;
+    try {
+      this.importRoot = resolvedImportRoot(access.importRoot, access);
+    } catch (err) {
+      throw new UserError({ severity: 'error', message: (err as Error).message, code: 'import-root' });
+    }
+  }
 
   error(message: string, file: string, loc: Loc | undefined, code: string, notes?: Diagnostic[]): void {
     this.errors.push({ severity: 'error', message, span: loc ? spanOf(file, loc) : undefined, code, notes });
@@ -139,36 +150,40 @@ class Checker {
     }
     const imports = new Map<string, Scope>();
     for (const imp of ast.imports) {
-      const path = resolve(dirname(ast.file), imp.path);
-      if (loading.includes(path)) {
+      const read = readImport(ast.file, imp.path, this.access, this.importRoot);
+      if (!read.ok) {
+        if (read.missing) this.error(`unknown import "${imp.path}": no such file`, ast.file, imp.pathLoc, 'unknown-import');
+        else this.error(`cannot import "${imp.path}": ${read.reason}`, ast.file, imp.pathLoc, 'import');
+        continue;
+      }
+      if (loading.includes(read.key)) {
         this.error(`import cycle: "${imp.path}" imports itself`, ast.file, imp.pathLoc, 'import-cycle');
         continue;
       }
-      let text: string;
-      try {
-        text = this.readFile(path);
-      } catch {
-        this.error(`unknown import "${imp.path}": no such file`, ast.file, imp.pathLoc, 'unknown-import');
-        continue;
-      }
-      let imported: TslAst;
-      try {
-        imported = parseTsl(path, text);
-      } catch (err) {
-        if (err instanceof UserError) {
-          this.errors.push(...err.diagnostics);
+      let entry = this.loaded.get(read.key);
+      if (!entry) {
+        this.access.onImport?.(read.path, read.text);
+        let imported: TslAst;
+        try {
+          imported = parseTsl(read.path, read.text);
+        } catch (err) {
+          if (!(err instanceof UserError)) throw err;
+          // The imported file is a .tsl file (nothing else is read): show where it is wrong, and where it was imported.
+          const importedHere: Diagnostic = { severity: 'note', message: `imported here`, span: spanOf(ast.file, imp.pathLoc) };
+          this.errors.push(...err.diagnostics.map((d) => ({ ...d, notes: [...(d.notes ?? []), importedHere] })));
           continue;
         }
-        throw err;
+        entry = { scope: this.buildScope(imported, [...loading, read.key]), hasSections: imported.sections.length > 0 };
+        this.loaded.set(read.key, entry);
       }
-      if (imported.sections.length > 0)
+      if (entry.hasSections)
         this.warnings.push({
           severity: 'warning',
           message: `the assume/guarantee sections of "${imp.path}" are ignored: an import only provides definitions`,
           span: spanOf(ast.file, imp.loc),
           code: 'import-sections',
         });
-      imports.set(imp.alias, this.buildScope(imported, [...loading, path]));
+      imports.set(imp.alias, entry.scope);
     }
     return { file: ast.file, definitions, imports };
   }
@@ -502,9 +517,8 @@ class Checker {
 
 /** Checks a parsed file (and its imports). Throws `UserError` with every error found. */
 export function checkTsl(ast: TslAst, source: string, options: CheckOptions = {}): CheckedTsl {
-  const readFile = options.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
-  const checker = new Checker(ast.file, readFile);
-  const scope = checker.buildScope(ast, [resolve(ast.file)]);
+  const checker = new Checker(options);
+  const scope = checker.buildScope(ast, [importKey(ast.file, options)]);
   checker.warnings.push(...precedenceWarnings(ast));
 
   const formulas: CheckedFormula[] = [];
