@@ -119,6 +119,7 @@ class Checker {
 
   /** Imported files already loaded, by identity (a file imported twice is read and parsed once). */
   private readonly loaded = new Map<string, { scope: Scope; hasSections: boolean }>();
+  private readonly unparsable = new Set<string>();
   private readonly importRoot: string | undefined;
 
   constructor(private readonly access: CheckOptions) {
@@ -160,6 +161,8 @@ class Checker {
         this.error(`import cycle: "${imp.path}" imports itself`, ast.file, imp.pathLoc, 'import-cycle');
         continue;
       }
+      // A file that failed to parse is reported once, however often it is imported.
+      if (this.unparsable.has(read.key)) continue;
       let entry = this.loaded.get(read.key);
       if (!entry) {
         this.access.onImport?.(read.path, read.text);
@@ -171,6 +174,7 @@ class Checker {
           // The imported file is a .tsl file (nothing else is read): show where it is wrong, and where it was imported.
           const importedHere: Diagnostic = { severity: 'note', message: `imported here`, span: spanOf(ast.file, imp.pathLoc) };
           this.errors.push(...err.diagnostics.map((d) => ({ ...d, notes: [...(d.notes ?? []), importedHere] })));
+          this.unparsable.add(read.key);
           continue;
         }
         entry = { scope: this.buildScope(imported, [...loading, read.key]), hasSections: imported.sections.length > 0 };

@@ -45,7 +45,7 @@ const TEMPORAL = new Set(['U', 'W', 'R']);
  * deep `->`/`<->` mix printed with all of them would no longer parse; past this depth only the
  * brackets TSL itself needs are printed, and the input had those already.
  */
-export const MAX_OPTIONAL_BRACKET_DEPTH = 64;
+const MAX_OPTIONAL_BRACKET_DEPTH = 64;
 
 function levelOf(e: Expr): number {
   switch (e.kind) {
