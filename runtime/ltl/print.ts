@@ -29,10 +29,12 @@ function strength(n: LtlNode): number {
 }
 
 /**
- * Atoms Spot reads back bare (right after an operator or `(`, where the printer puts them): its
- * atom rule minus what it lexes as operators or constants (`GFa` is `G F a`; `F1` is an atom).
+ * Atoms printed bare: Spot's atom rule right after an operator or `(` (where the printer puts
+ * them), minus what it lexes as operators or constants. Spot would also read `F1` or `X1a` bare,
+ * but, like Spot's own printer, we quote every atom starting with F, G or X: `GFa` is `G F a`, and
+ * other readers of this syntax split such names too.
  */
-const BARE_ATOM = /^(?:[a-zA-EH-WYZ_.][a-zA-Z0-9_.]*|[FGX][0-9][a-zA-Z0-9_.]*)$/;
+const BARE_ATOM = /^[a-zA-EH-WYZ_.][a-zA-Z0-9_.]*$/;
 const KEYWORDS = new Set(['xor', 'first_match', 'U', 'R', 'V', 'W', 'M']);
 
 /** An atom as Spot reads it back: bare when its scanner would read the bare name, else quoted. */
