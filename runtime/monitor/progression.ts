@@ -29,6 +29,12 @@ export interface MonitorOptions {
   readonly recoverAfter?: 'verdict' | 'violation';
   /** Keep at most this many witness entries per property (the most recent); default 200. */
   readonly witnessLimit?: number;
+  /**
+   * Go on recording a property's running witness after its first violation (default true). An
+   * auditor that reports only the first violation's witness turns this off, so a property that
+   * keeps failing holds one witness, not two.
+   */
+  readonly witnessAfterFirstViolation?: boolean;
 }
 
 export interface WitnessEntry {
@@ -97,6 +103,7 @@ interface Model {
   readonly recovery: boolean;
   readonly recoverAfter: 'verdict' | 'violation';
   readonly witnessLimit: number;
+  readonly witnessAfterFirstViolation: boolean;
   /** Scratch for `step` (single-threaded, never held across calls). */
   readonly values: Uint8Array;
 }
@@ -129,7 +136,7 @@ const optional = (x: number): number | undefined => (Number.isNaN(x) ? undefined
 /** Plain-JSON monitor state (snapshot / restore). */
 export interface MonitorSnapshot {
   readonly version: 1;
-  readonly options: { recovery: boolean; recoverAfter: 'verdict' | 'violation'; witnessLimit: number };
+  readonly options: { recovery: boolean; recoverAfter: 'verdict' | 'violation'; witnessLimit: number; witnessAfterFirstViolation?: boolean };
   readonly step: number;
   readonly properties: readonly {
     readonly name: string;
@@ -204,6 +211,7 @@ export class ProgressionMonitor {
       recovery: options.recovery ?? false,
       recoverAfter: options.recoverAfter ?? 'verdict',
       witnessLimit: Math.max(1, options.witnessLimit ?? 200),
+      witnessAfterFirstViolation: options.witnessAfterFirstViolation ?? true,
       values: new Uint8Array(store.aps.length),
     };
     this.st = initialState(infos);
@@ -294,11 +302,11 @@ export class ProgressionMonitor {
 
   /** Record a new formula for property `i`: witness, verdict, counters, recovery. */
   private settle(i: number, next: number, step: number, at: number | undefined, mask = 0): number {
-    const { recovery, recoverAfter, witnessLimit, store, infos } = this.model;
+    const { recovery, recoverAfter, witnessLimit, witnessAfterFirstViolation, store, infos } = this.model;
     const st = this.st;
     const b = i * SLOTS;
     st[b + CUR] = next;
-    if (this.stepCount > 0) {
+    if (this.stepCount > 0 && (witnessAfterFirstViolation || Number.isNaN(st[b + FIRST_VIOLATION_STEP]))) {
       const ws = (this.witnesses ??= new Array<Witness | undefined>(infos.length).fill(undefined));
       ws[i] = witnessPush(ws[i] ?? newWitness(witnessLimit), step, at, mask, next);
     }
@@ -311,6 +319,7 @@ export class ProgressionMonitor {
         st[b + FIRST_VIOLATION_AT] = at ?? Number.NaN;
         const vw = (this.violationWitnesses ??= new Array<Witness | undefined>(infos.length).fill(undefined));
         vw[i] = this.witnesses?.[i]?.slice() ?? newWitness(witnessLimit, 0);
+        if (!witnessAfterFirstViolation && this.witnesses) this.witnesses[i] = undefined;
       }
     } else {
       st[b + SATISFACTIONS]++;
@@ -449,7 +458,7 @@ export class ProgressionMonitor {
   }
 
   snapshot(): MonitorSnapshot {
-    const { store: s, recovery, recoverAfter, witnessLimit, infos } = this.model;
+    const { store: s, recovery, recoverAfter, witnessLimit, witnessAfterFirstViolation, infos } = this.model;
     const st = this.st;
     const w = (info: PropInfo, list: RawWitness[]): SnapshotWitness[] =>
       list.map((e) => ({
@@ -460,7 +469,7 @@ export class ProgressionMonitor {
       }));
     return {
       version: 1,
-      options: { recovery, recoverAfter, witnessLimit },
+      options: { recovery, recoverAfter, witnessLimit, ...(witnessAfterFirstViolation ? {} : { witnessAfterFirstViolation }) },
       step: this.stepCount,
       properties: infos.map((info, i) => {
         const b = i * SLOTS;

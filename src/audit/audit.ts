@@ -24,11 +24,11 @@ import type { AuditRule } from './rules.js';
 export { FieldCheckError, type AuditMissingPolicy } from './fields.js';
 
 /**
- * Default bound on open runs, from the number of properties. Measured live heap per open run is
- * about 300 bytes plus 150–400 per property (up to ~1.5 KB per property while a property keeps a
- * full 20-step witness and its first violation's copy), and the process's peak RSS runs at about
- * three times the live heap; 300 MB of estimated run state at 300 + 500 bytes per property keeps
- * the peak under about 1 GB: 230,000 runs for 2 properties, 56,000 for 10.
+ * Default bound on open runs, from the number of properties. The live heap of an open run is about
+ * 300 bytes plus 150–460 per property (the upper end for long runs whose properties keep a full
+ * 20-step witness), and the process's peak RSS is 1.3–3 times the live heap (more for many short
+ * runs, whose parsed events are most of the garbage); 300 MB of run state at 300 + 500 bytes per
+ * property keeps the peak under about 1 GB: 230,000 runs for 2 properties, 56,000 for 10.
  */
 export function defaultMaxOpenRuns(properties: number): number {
   return Math.max(1000, Math.floor(300e6 / (300 + 500 * Math.max(1, properties))));
@@ -179,7 +179,13 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
     throw new Error('auditLog: one automaton per property is needed');
   }
   // Every run's monitors are fresh copies of these: one formula store, memo tables and automata for all.
-  const template = new ProgressionMonitor(options.properties, { recovery, recoverAfter: 'violation', witnessLimit: options.witnessLimit ?? 20 });
+  // Only the first violation's witness is reported, so none is recorded after it.
+  const template = new ProgressionMonitor(options.properties, {
+    recovery,
+    recoverAfter: 'violation',
+    witnessLimit: options.witnessLimit ?? 20,
+    witnessAfterFirstViolation: false,
+  });
   const autoTemplates = options.automata?.map((a) => new AutomatonMonitor(a));
   const index = new Map(options.properties.map((p, i) => [p.name, i]));
 

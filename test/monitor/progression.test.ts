@@ -214,6 +214,25 @@ describe('progression monitor against reference semantics', () => {
     }
   });
 
+  it('witnessAfterFirstViolation: false keeps the first violation\'s witness and records nothing after it', () => {
+    const props = [{ name: 'resp', formula: G(bin('->', ap('r'), X(ap('a')))) }];
+    const m = new ProgressionMonitor(props, { recovery: true, witnessAfterFirstViolation: false });
+    const full = new ProgressionMonitor(props, { recovery: true });
+    for (const l of [L('r'), L(), L('r'), L('a'), L('r'), L(), L('r')]) {
+      m.step(l);
+      full.step(l);
+    }
+    const [s, f] = [m.status()[0], full.status()[0]];
+    expect(s.violations).toBe(2);
+    expect(s.violationWitness).toEqual(f.violationWitness);
+    expect(s.violationWitness?.map((w) => w.step)).toEqual([0, 1]);
+    expect(f.witness.length).toBeGreaterThan(0);
+    expect(s.witness).toEqual([]);
+    const restored = ProgressionMonitor.restore(JSON.parse(JSON.stringify(m.snapshot())));
+    restored.step(L('r'));
+    expect(restored.status()[0].witness).toEqual([]);
+  });
+
   it('record labels: missing and false are both false', () => {
     const m = new ProgressionMonitor([{ name: 'g', formula: G(ap('a')) as LtlNode }]);
     m.step({ a: true, b: undefined });
