@@ -19,6 +19,7 @@ import {
 import { AutomatonMonitor, type MonitorAutomaton } from '../../runtime/monitor/automaton.js';
 import { type AuditMissingPolicy, FieldCheckError, FieldReader, checkColumns, describeAbsent, describeColumns, headerSpan, planFields } from './fields.js';
 import type { LogItem } from './logs.js';
+import { type RecencyNode, RecencyList } from './recency.js';
 import type { AuditRule } from './rules.js';
 
 export { FieldCheckError, type AuditMissingPolicy } from './fields.js';
@@ -26,16 +27,20 @@ export { FieldCheckError, type AuditMissingPolicy } from './fields.js';
 /**
  * Default bound on open runs, from the number of properties. The live heap of an open run is about
  * 300 bytes plus 150–460 per property (the upper end for long runs whose properties keep a full
- * 20-step witness), and the process's peak RSS is 1.3–3 times the live heap (more for many short
- * runs, whose parsed events are most of the garbage); 300 MB of run state at 300 + 500 bytes per
- * property keeps the peak under about 1 GB: 230,000 runs for 2 properties, 56,000 for 10.
+ * 20-step witness), and the process's peak RSS is 1.5–4 times the live heap (V8 collects lazily;
+ * most for many short runs, whose parsed events are most of the garbage). 250 MB of run state at
+ * 300 + 500 bytes per property keeps the peak under about 1 GB: 192,307 runs for 2 properties,
+ * 47,169 for 10 (measured: 230,769 open runs of 2 properties peaked at 785 MB).
  */
 export function defaultMaxOpenRuns(properties: number): number {
-  return Math.max(1000, Math.floor(300e6 / (300 + 500 * Math.max(1, properties))));
+  return Math.max(1000, Math.floor(250e6 / (300 + 500 * Math.max(1, properties))));
 }
 
-/** Ids of closed runs remembered to tell a reused id apart (`id@lineN`): about 80 MB at most. */
-const REMEMBERED_IDS = 1_000_000;
+/**
+ * Closed run ids are remembered (to name a reused id `id@lineN`) in two generations of this many:
+ * at least the last 500,000, about 80 MB at most.
+ */
+const REMEMBERED_IDS = 500_000;
 
 export interface AuditOptions {
   readonly properties: readonly AuditRule[];
@@ -150,7 +155,7 @@ export class MalformedLineError extends Error {
 
 const MAX_LISTED_MALFORMED = 20;
 
-interface RunState {
+interface RunState extends RecencyNode {
   readonly key: string;
   readonly name: string;
   readonly monitor: ProgressionMonitor;
@@ -201,8 +206,10 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
   const summary = new SummaryCounter(options.properties.map((p) => p.name));
   const outcomes: RunOutcome[] = [];
   const open = new Map<string, RunState>();
-  // Closed run ids → closed early? (bounded; oldest forgotten first).
-  const closed = new Map<string, boolean>();
+  const recency = new RecencyList<RunState>();
+  // Closed run ids → closed early? Two generations, so forgetting the oldest is O(1).
+  let closed = new Map<string, boolean>();
+  let closedBefore = new Map<string, boolean>();
   let closedEarly = 0;
   let reopened = 0;
   let lastKey: string | undefined;
@@ -212,6 +219,7 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
 
   const close = async (s: RunState, early: boolean): Promise<void> => {
     open.delete(s.key);
+    recency.remove(s);
     if (s.unseen && !early) {
       const fields = reader!.unseenFields(s.unseen);
       const where = options.groupBy === undefined ? 'the log' : `run '${s.name}' (lines ${s.firstLine}–${s.lastLine})`;
@@ -232,9 +240,11 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
       properties,
     };
     if (early) closedEarly++;
-    closed.delete(s.key);
+    if (closed.size >= REMEMBERED_IDS) {
+      closedBefore = closed;
+      closed = new Map();
+    }
     closed.set(s.key, early);
-    if (closed.size > REMEMBERED_IDS) closed.delete(closed.keys().next().value!);
     summary.add(outcome);
     if (keepRuns) outcomes.push(outcome);
     if (options.onRun) {
@@ -294,8 +304,8 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
       throw err;
     }
     if (!state) {
-      if (open.size >= maxOpenRuns) await close(open.values().next().value!, true);
-      const before = closed.get(key);
+      if (open.size >= maxOpenRuns) await close(recency.oldest!, true);
+      const before = closed.get(key) ?? closedBefore.get(key);
       if (before === true) reopened++;
       state = {
         key,
@@ -308,12 +318,13 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
         unseen: trackFields && before !== true ? reader!.allFields() : undefined,
         autos: autoTemplates?.map((a) => a.fresh()),
         autoLines: autoTemplates?.map(() => undefined),
+        older: undefined,
+        newer: undefined,
       };
       open.set(key, state);
+      recency.push(state);
     } else if (key !== lastKey) {
-      // Least recently active first: move the run to the end of the map's order.
-      open.delete(key);
-      open.set(key, state);
+      recency.touch(state);
     }
     lastKey = key;
     if (state.unseen && reader!.markPresent(event, state.unseen)) state.unseen = undefined;
