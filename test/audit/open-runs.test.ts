@@ -85,6 +85,23 @@ describe('bounded open runs', () => {
     expect(text).toMatch(/run a: first violation at .*\[closed early at line 1\]/);
   });
 
+  it('the run closed is the one idle longest, not the one opened first', async () => {
+    const ev = (run: string) => ({ run, req: false, ack: false, done: false, a: false, b: false });
+    const order = ['a', 'b', 'a', 'c', 'a', 'd', 'c'];
+    const items: LogItem[] = order.map((run, i) => ({ kind: 'event', line: i + 1, event: ev(run) }));
+    const report = await auditLog(items, { properties, groupBy: 'run', maxOpenRuns: 2 });
+    // c opens: b (last seen at line 2) goes, not a (opened first but active at line 3). d opens:
+    // c (line 4) goes, not a (line 5). c comes back at line 7: now a (line 5) is idle longest.
+    expect(report.runs.map((r) => [r.run, r.events, r.closedEarly ?? false])).toEqual([
+      ['b', 1, true],
+      ['c', 1, true],
+      ['a', 3, true],
+      ['d', 1, false],
+      ['c@line7', 1, false],
+    ]);
+    expect(report.closedEarly).toMatchObject({ count: 3, reopened: 1 });
+  });
+
   it('each run has its own automaton state (--complete), closed early or not', async () => {
     const doomed = [{ name: 'doomed', formula: parseLtl('G (a -> X (F b & G !b))') }];
     const automata = [buildMonitorAutomaton(doomed[0].formula)];
