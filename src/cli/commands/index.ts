@@ -114,7 +114,11 @@ export const commands: readonly CommandSpec[] = [
         .option('semantics', { choices: ['ltl3', 'ltlf'], default: 'ltl3', describe: 'end of log: LTL3 (pending stays pending) or LTLf' })
         .option('columns', { type: 'string', describe: 'CSV: comma-separated column names replacing the header row' })
         .option('format', { choices: ['jsonl', 'csv'], describe: 'log format (default: from the file extension)' })
-        .option('missing', { choices: ['false', 'error'], describe: 'a proposition whose field is missing: false, or a malformed line' })
+        .option('missing', {
+          choices: ['check', 'false', 'error'],
+          describe: 'fields the rules read: check (default: a missing/duplicate CSV column or a JSONL field absent from a whole run is an error), false (read as false), error (check, and each event lacking one is malformed)',
+        })
+        .option('max-open-runs', { type: 'number', describe: 'at most this many runs open at once (default: sized to stay under ~1 GB, 192307 for 2 properties); past it the run idle longest is closed early, and reported so' })
         .option('recovery', { type: 'boolean', default: true, describe: 'restart a property after a violation and count violations (TRAC_R)' })
         .option('strict', { type: 'boolean', default: false, describe: 'stop at the first malformed line (exit 2)' })
         .option('complete', { type: 'boolean', default: false, describe: 'LTL3: settle what progression leaves pending with automaton monitors' })
