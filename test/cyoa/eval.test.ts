@@ -88,7 +88,7 @@ describe('the demo (npm start)', () => {
     expect(text).toMatch(/Please type 1, 2 or q\./);
     // Turn 2 offers the choices in the other order; "1" is then the risky one.
     expect(text).toMatch(/player: Climb the crumbling wall\./);
-    expect(text).toMatch(/You left the story after 2 turn\(s\)/);
+    expect(text).toMatch(/You left the story after 2 turns\./);
   });
 
   it('reports an LLM failure as a failed game (exit 1), a bad model as a config error', async () => {
