@@ -7,6 +7,9 @@ import type { CommandSpec } from '../command.js';
 import { declareOptions } from '../fast-args.js';
 import { CHECK_OPTIONS, SYNTHESIZER_HELP, SYNTHESIZERS, TOOL_TIMEOUT_HELP } from './check-options.js';
 
+/** `tslc synth --format` choices; the command's description names each one. */
+export const SYNTH_FORMATS = ['hoa', 'dot', 'mermaid', 'json'];
+
 export const commands: readonly CommandSpec[] = [
   {
     command: 'check [files..]',
@@ -17,11 +20,11 @@ export const commands: readonly CommandSpec[] = [
   },
   {
     command: 'synth [file]',
-    describe: 'Synthesize a verified controller and print it (HOA with controllable-AP, DOT or JSON)',
+    describe: 'Synthesize a verified controller and print it (HOA with controllable-AP, DOT, Mermaid or JSON)',
     builder: (y) =>
       y
         .positional('file', { type: 'string', describe: 'spec file (.tsl, .tlsf)' })
-        .option('format', { choices: ['hoa', 'dot', 'mermaid', 'json'], default: 'hoa', describe: 'output format' })
+        .option('format', { choices: SYNTH_FORMATS, default: 'hoa', describe: 'output format: HOA (for Spot and other automata tools), DOT (Graphviz), Mermaid (Markdown diagrams) or JSON' })
         .option('output', { alias: 'o', type: 'string', describe: 'write to this file instead of stdout' })
         .option('ltl', { type: 'string', describe: 'a Spot-syntax LTL formula instead of a file' })
         .option('ins', { type: 'string', array: true, describe: 'input propositions for --ltl' })
