@@ -438,23 +438,47 @@ export function formatReport(report: EvalReport): string {
           ],
     ),
   );
+  const played = report.rows.filter((r) => !r.skipped);
+  const violating = (r: TaskRow) => Math.round((r.violations * r.completed) / 100);
+  // The papers' Table 2 totals each method over all tasks, with shares of all its games.
+  const methods = [...new Set(played.map((r) => r.method))];
+  const totals = methods.map((method) => {
+    const rows = played.filter((r) => r.method === method);
+    const sum = (f: (r: TaskRow) => number) => rows.reduce((n, r) => n + f(r), 0);
+    const games = sum((r) => r.completed);
+    const share = (n: number) => (games === 0 ? String(n) : `${n} (${pct((100 * n) / games)})`);
+    return [
+      'total',
+      rows.some((r) => r.notMeaningful) ? `${method} (sim: not meaningful)` : method,
+      String(games),
+      share(sum(violating)),
+      share(sum((r) => r.hallucinationErrors)),
+      share(sum((r) => r.arithmeticErrors)),
+      method === 'prompt-only' ? '–' : String(sum((r) => r.repairs)),
+      String(sum((r) => r.errors.length)),
+    ];
+  });
   const t2 = table(
-    ['task', 'method', 'violating games', 'hallucination errors', 'arithmetic errors', 'repairs', 'LLM failures'],
-    report.rows
-      .filter((r) => !r.skipped)
-      .map((r) => [
+    ['task', 'method', 'games', 'violating games', 'hallucination errors', 'arithmetic errors', 'repairs', 'LLM failures'],
+    [
+      ...played.map((r) => [
         TASK_LABEL[r.task],
         methodLabel(r),
-        String(Math.round((r.violations * r.completed) / 100)),
+        String(r.completed),
+        String(violating(r)),
         String(r.hallucinationErrors),
         String(r.arithmeticErrors),
         r.method === 'prompt-only' ? '–' : String(r.repairs),
         String(r.errors.length),
       ]),
+      ...totals,
+    ],
   );
   const failures = report.rows.flatMap((r) => r.errors.map((e) => `- ${TASK_LABEL[r.task]} (${r.method}) game ${e.game}, turn ${e.turn}: ${e.kind}: ${e.message}`));
   return [
     '# CYOA adherence evaluation',
+    '',
+    'Tables 1 and 2 follow the evaluation of Rothkopf, Zeng and Santolucito, “Enforcing Temporal Constraints on Generative Agent Behavior with Reactive Synthesis” (states: ours, then the paper’s in brackets).',
     '',
     ...settings.map((s) => `- ${s}`),
     '',
