@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { createLlmSession, createModel, type Model, type SimulatedModel } from '../../runtime/llm/index.js';
+import { createLlmSession, createModel, type MaxTokensSetting, type Model, resolveMaxTokens, type SimulatedModel } from '../../runtime/llm/index.js';
 import { compileSpecs } from '../../src/codegen/pipeline.js';
 import { type AdherenceVerdict, checkProcedural, loadTaskSpecs, specsDir } from './adherence.js';
 import { type Judge, type Player, playGame, type TurnRecord } from './agent.js';
@@ -30,6 +30,8 @@ export interface DemoOptions {
   /** Skip the synthesis + verification of the played task (the freshness check still runs). */
   readonly skipCompile?: boolean;
   readonly compileTimeoutMs?: number;
+  /** Tokens per kind of call (`TSLC_MAX_TOKENS`); default `DEFAULT_MAX_TOKENS`. */
+  readonly maxTokens?: MaxTokensSetting;
 }
 
 export interface DemoIo {
@@ -162,6 +164,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<number>
   let model: Model;
   try {
     model = createModel(options.model ?? `sim:${options.seed}`);
+    resolveMaxTokens(options.maxTokens);
   } catch (err) {
     throw new DemoConfigError(err instanceof Error ? err.message : String(err));
   }
@@ -176,7 +179,13 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<number>
   write(`Controller: ${count(controller.table.states.length, 'state')}${options.repair > 0 ? `; point-in-time repair: up to ${count(options.repair, 'regeneration')} of a passage that misses its location` : ''}\n`);
 
   // 3. Play.
-  const session = createLlmSession({ model, seed: options.seed, timeoutMs: 60_000, retry: { maxAttempts: 3, baseDelayMs: 500 } });
+  const session = createLlmSession({
+    model,
+    seed: options.seed,
+    timeoutMs: 60_000,
+    retry: { maxAttempts: 3, baseDelayMs: 500 },
+    ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+  });
   const automatic = simulatedPlayer(options.seed);
   const person = options.interactive ? terminalPlayer(io, write) : undefined;
   const player: Player = person ?? {
