@@ -193,7 +193,7 @@ export const commands: readonly CommandSpec[] = [
     describe: 'Compile and check specs/, then play a short choose-your-own-adventure game (simulated model unless TSLC_MODEL is set)',
     builder: (y) =>
       y
-        .option('task', { choices: ['adventure', 'forest', 'choices', 'all'], default: 'forest', describe: 'which Table 1 task to play' })
+        .option('task', { choices: ['adventure', 'forest', 'choices', 'all'], default: 'forest', describe: 'which adventure task to play: adventure, forest (adventure+forest), choices (adventure+choices) or all' })
         .option('steps', { type: 'number', default: 8, describe: 'turns to play' })
         .option('seed', { type: 'number', default: 1, describe: 'seed of the simulated model and player' })
         .option('repair', { type: 'number', default: 2, describe: 'point-in-time repair: regenerations per passage (0 = off)' })
