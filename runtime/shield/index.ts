@@ -22,6 +22,7 @@ export {
   type ShieldRule,
   type ToolCall,
 } from './shield.js';
+export { ShieldSnapshotError, restoreShield, shieldFingerprint, snapshotShield, type ShieldSnapshot } from './snapshot.js';
 export { shieldPrepareStep, shieldTools, type BlockedToolResult, type ExecutableTool, type ShieldToolsOptions } from './ai-sdk.js';
 export {
   PatternError,
