@@ -268,9 +268,10 @@ export class McpShieldSession {
     return this.serverTools ?? this.ruleTools();
   }
 
+  /** Tools the rules name in `call:`, `ok:`, `error:` or `unknown:` propositions. */
   private ruleTools(): string[] {
     const out = new Set<string>();
-    for (const r of this.options.policy.shield.rules) for (const m of r.ltl.matchAll(/"call:([^"]+)"/g)) out.add(m[1]);
+    for (const r of this.options.policy.shield.rules) for (const m of r.ltl.matchAll(/"(?:call|ok|error|unknown):([^"]+)"/g)) out.add(m[1]);
     return [...out];
   }
 
@@ -299,7 +300,9 @@ export class McpShieldSession {
     this.warnedTools = true;
     const have = new Set(this.serverTools);
     const missing = this.ruleTools().filter((t) => !have.has(t));
-    if (missing.length > 0) this.options.warn(`the rules name ${missing.map((t) => `call:${t}`).join(', ')} but the server has no such tool (it has ${this.serverTools.join(', ') || 'none'})`);
+    if (missing.length > 0) {
+      this.options.warn(`the rules name the tool${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, but the server has no such tool (it has ${this.serverTools.join(', ') || 'none'})`);
+    }
   }
 
   /** Ask the server for its tool list (all pages), for denials and `hideDenied`. */

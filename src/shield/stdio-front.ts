@@ -25,6 +25,9 @@ export interface StdioFrontOptions {
   readonly say: (message: string) => void;
 }
 
+/** How long a failed session still answers (with the reason) before the process exits. */
+const FATAL_GRACE_MS = 300;
+
 export function serveStdio(options: StdioFrontOptions): Promise<number> {
   const { upstream, input, output, say } = options;
   return new Promise<number>((resolve) => {
@@ -37,6 +40,9 @@ export function serveStdio(options: StdioFrontOptions): Promise<number> {
       finished = true;
       session.close();
       input.removeListener('data', onData);
+      // Stop reading, or an open stdin keeps the process alive after the session ended.
+      input.pause();
+      (input as { destroy?: () => void }).destroy?.();
       process.removeListener('SIGINT', onSignal);
       process.removeListener('SIGTERM', onSignal);
       void upstream.close().then(() => {
@@ -52,7 +58,10 @@ export function serveStdio(options: StdioFrontOptions): Promise<number> {
       hideDenied: options.hideDenied,
       onFatal: (reason) => {
         say(`tslc shield: ${reason}`);
-        finish(1);
+        // Stay a moment to answer requests already on their way with the reason (not a bare
+        // "connection closed"), then go; the client closing stdin ends it sooner.
+        setTimeout(() => finish(1), FATAL_GRACE_MS);
+        void upstream.close();
       },
       warn: (message) => say(`tslc shield: warning: ${message}`),
     });
@@ -88,8 +97,10 @@ export function serveStdio(options: StdioFrontOptions): Promise<number> {
     const onData = (chunk: Buffer | string): void => reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     const onSignal = (): void => finish(0);
     input.on('data', onData);
-    input.once('end', () => finish(0));
+    input.once('end', () => finish(session.closedReason === undefined ? 0 : 1));
     input.once('error', () => finish(0));
+    // The client closed its end of our stdout: nobody is listening any more.
+    output.once('error', () => finish(0));
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
   });

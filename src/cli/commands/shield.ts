@@ -6,7 +6,6 @@
  */
 import { UserError, error } from '../../diagnostics/diagnostic.js';
 import { parseShieldLabels } from '../../shield/labels-file.js';
-import { runMcpShield } from '../../shield/mcp-proxy.js';
 import { shieldRulesFromFiles } from '../../shield/rules-file.js';
 import { satisfiableLtlf } from '../../../runtime/shield/dfa.js';
 import { Shield } from '../../../runtime/shield/shield.js';
@@ -46,6 +45,8 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     http = { host: typeof args.host === 'string' ? args.host : '127.0.0.1', port, ...(typeof args['session-header'] === 'string' ? { sessionHeader: args['session-header'] } : {}) };
   } else if (args['session-header'] !== undefined) usage('--session-header needs --http');
 
+  // The proxy is loaded only once every input is known to be good.
+  const { runMcpShield } = await import('../../shield/mcp-proxy.js');
   return runMcpShield({
     rules,
     rulesName: rulePaths.join(', '),
