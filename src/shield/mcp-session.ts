@@ -28,6 +28,7 @@ import {
   type RequestId,
 } from './jsonrpc.js';
 import type { CallDecision, ShieldPolicy } from './policy.js';
+import { denialMessage } from '../../runtime/shield/adapters/guarded-call.js';
 
 export interface SessionOptions {
   readonly policy: ShieldPolicy;
@@ -247,11 +248,7 @@ export class McpShieldSession {
   private denial(id: RequestId, tool: string, d: CallDecision): JsonRpcResult {
     const known = this.knownTools();
     const allowed = this.options.policy.allowedTools(known);
-    const why = d.decision.reason.replace(/^.*? is blocked: /, '');
-    const text =
-      `Denied by the tslc shield: ${tool} was not run.\n` +
-      `Why: ${why}.\n` +
-      (allowed.length > 0 ? `Tools allowed now: ${allowed.join(', ')}.` : 'No tool is allowed now.');
+    const text = denialMessage(tool, d.decision, allowed);
     return {
       jsonrpc: '2.0',
       id,

@@ -79,6 +79,21 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     expect(modules.filter((m) => HEAVY.some((h) => h.test(m)))).toEqual([]);
   });
 
+  it('tslc/runtime/shield loads no agent SDK; an adapter loads its SDK only when imported', () => {
+    const loads = (modules: string[]): string[] => {
+      const out = join(dir, `loads-${runs++}.txt`);
+      const code = modules.map((m) => `await import(${JSON.stringify(join(root, m))});`).join('');
+      const r = spawnSync(process.execPath, ['--import', hook, '--input-type=module', '-e', code], { cwd: root, env: { ...process.env, TSLC_RECORD_LOADS: out }, encoding: 'utf8', timeout: 60_000 });
+      expect(r.status).toBe(0);
+      return readFileSync(out, 'utf8').split('\n').filter(Boolean);
+    };
+    const sdk = (m: string): boolean => /node_modules\/(@openai|@langchain|openai|@modelcontextprotocol)\//.test(m);
+    expect(loads(['dist/runtime/shield/index.js']).filter(sdk)).toEqual([]);
+    // The Agents SDK adapter needs only the SDK's types.
+    expect(loads(['dist/runtime/shield/adapters/openai-agents.js']).filter(sdk)).toEqual([]);
+    expect(loads(['dist/runtime/shield/adapters/langgraph.js']).some((m) => m.includes('node_modules/@langchain/langgraph/'))).toBe(true);
+  });
+
   it('a stale bundle is not used: a changed compiled module sends check to the ES modules', () => {
     const inputs = JSON.parse(readFileSync(join(root, 'dist/src/cli/check-bundle.inputs.json'), 'utf8')) as Array<[string, number, number]>;
     const changed = join(root, 'dist/src/cli', inputs[0][0]);
