@@ -3,7 +3,8 @@
  * `refund`. It knows nothing about rules: run it behind `tslc shield mcp` and the shield decides
  * which refunds reach it.
  *
- *   node dist/examples/shield/orders-server.js                      # the bare server
+ *   node dist/examples/shield/orders-server.js                      # the bare server (stdio)
+ *   node dist/examples/shield/orders-server.js --http 8080          # the bare server (Streamable HTTP)
  *   tslc shield mcp --rules examples/shield/orders.rules -- node dist/examples/shield/orders-server.js
  *
  * `createOrdersServer` lets tests add hooks (see test/shield/fixtures/orders-server.mjs).
@@ -48,6 +49,37 @@ export function createOrdersServer(options: OrdersServerOptions = {}): McpServer
   return server;
 }
 
+/** The same server over Streamable HTTP (`--http PORT`), one server per MCP session; resolves to its URL. */
+export async function serveOrdersHttp(port: number, options: OrdersServerOptions = {}): Promise<{ url: string; close: () => Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const { randomUUID } = await import('node:crypto');
+  const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const sessions = new Map<string, InstanceType<typeof StreamableHTTPServerTransport>>();
+  const http = createServer((req, res) => {
+    const sid = req.headers['mcp-session-id'];
+    const known = typeof sid === 'string' ? sessions.get(sid) : undefined;
+    void (async () => {
+      if (known) return known.handleRequest(req, res);
+      const transport: InstanceType<typeof StreamableHTTPServerTransport> = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void sessions.set(id, transport),
+      });
+      await createOrdersServer(options).connect(transport);
+      await transport.handleRequest(req, res);
+    })();
+  });
+  await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+  const address = http.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}/mcp`;
+  return { url, close: () => new Promise((resolve) => http.close(() => resolve())) };
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await createOrdersServer().connect(new StdioServerTransport());
+  const i = process.argv.indexOf('--http');
+  if (i >= 0) {
+    const { url } = await serveOrdersHttp(Number(process.argv[i + 1] ?? 0));
+    process.stderr.write(`orders server listening on ${url}\n`);
+  } else {
+    await createOrdersServer().connect(new StdioServerTransport());
+  }
 }

@@ -20,7 +20,8 @@ export interface Upstream {
   send(message: JsonRpcMessage, raw?: string): void;
   /** Stop the server (gracefully, then by force). */
   close(): Promise<void>;
-  onmessage?: (message: JsonRpcMessage, raw: string) => void;
+  /** `raw`: the message's text as received, when the transport has it (saves re-serializing). */
+  onmessage?: (message: JsonRpcMessage, raw?: string) => void;
   onend?: (end: UpstreamEnd) => void;
 }
 
@@ -39,7 +40,7 @@ const STDERR_TAIL = 2000;
 const GRACE_MS = 2000;
 
 export class ChildServer implements Upstream {
-  onmessage?: (message: JsonRpcMessage, raw: string) => void;
+  onmessage?: (message: JsonRpcMessage, raw?: string) => void;
   onend?: (end: UpstreamEnd) => void;
   private readonly child: ChildProcess;
   private ended = false;

@@ -27,7 +27,8 @@ export interface McpShieldConfig {
   readonly hideDenied: boolean;
   readonly timeoutMs: number;
   readonly maxMessageBytes: number;
-  readonly server: { readonly command: string; readonly args: readonly string[] };
+  /** The shielded server: a command to start (stdio), or the URL of a Streamable HTTP server. */
+  readonly server: { readonly command: string; readonly args: readonly string[] } | { readonly url: URL; readonly headers: Readonly<Record<string, string>> };
   readonly http?: { readonly host: string; readonly port: number; readonly sessionHeader?: string };
   readonly say: (message: string) => void;
   readonly input?: NodeJS.ReadableStream;
@@ -72,8 +73,13 @@ export async function runMcpShield(config: McpShieldConfig): Promise<number> {
     ...(log ? { log } : {}),
     ...(statePath ? { statePath } : {}),
   });
+  const server = config.server;
+  // The HTTP client transport (and with it the SDK) is loaded only for a remote server.
+  const { HttpUpstream } = 'url' in server ? await import('./http-upstream.js') : { HttpUpstream: undefined };
   const startUpstream = (): Upstream =>
-    new ChildServer({ command: config.server.command, args: config.server.args, maxMessageBytes: config.maxMessageBytes });
+    'url' in server
+      ? new HttpUpstream!(server.url, server.headers)
+      : new ChildServer({ command: server.command, args: server.args, maxMessageBytes: config.maxMessageBytes });
 
   try {
     if (!config.http) {

@@ -47,9 +47,10 @@ interface Stdio {
 }
 
 async function viaStdio(proxyArgs: string[], serverArgs: string[] = []): Promise<Stdio> {
+  const remote = proxyArgs.includes('--url');
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [tslc, 'shield', 'mcp', ...proxyArgs, '--', process.execPath, fixture, ...serverArgs],
+    args: [tslc, 'shield', 'mcp', ...proxyArgs, ...(remote ? [] : ['--', process.execPath, fixture, ...serverArgs])],
     cwd: root,
     stderr: 'pipe',
   });
@@ -232,6 +233,55 @@ describe.skipIf(!built)('tslc shield mcp, end to end with the official MCP clien
     expect(none.stderr).toContain('name the MCP server to shield after `--`');
     const target = spawnSync(process.execPath, [tslc, 'shield', 'ftp', '--rules', RULES, '--', 'x'], { encoding: 'utf8', timeout: 30_000 });
     expect(target.status).toBe(2);
+  });
+});
+
+/** Start the fixture server over HTTP; resolves to its URL. */
+async function fixtureOverHttp(serverArgs: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
+  const proc = spawn(process.execPath, [fixture, '--http', '0', ...serverArgs], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+    await exited;
+  };
+  cleanups.push(stop);
+  const url = await new Promise<string>((resolve, reject) => {
+    proc.stderr!.on('data', (c: Buffer) => {
+      err += c.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    proc.once('exit', (code) => reject(new Error(`fixture exited (${code}): ${err}`)));
+  });
+  return { url, stop };
+}
+
+describe.skipIf(!built)('tslc shield mcp --url: a remote (Streamable HTTP) server', () => {
+  it('the same scenario against a server reached over HTTP', async () => {
+    const calls = tmp('calls-url.txt');
+    const log = tmp('shield-url.jsonl');
+    const remote = await fixtureOverHttp(['--calls', calls]);
+    const { client } = await viaStdio(['--rules', RULES, '--log', log, '--url', remote.url]);
+    await refundScenario(client, calls);
+    await client.close();
+    checkLogAndAudit(log);
+  });
+
+  it('a remote server that goes away is an error for the client, not a hang', async () => {
+    const remote = await fixtureOverHttp([]);
+    const { client } = await viaStdio(['--rules', RULES, '--url', remote.url, '--timeout', '5']);
+    await client.callTool({ name: 'lookup_order', arguments: { order_id: 'A17' } });
+    await remote.stop();
+    const started = Date.now();
+    await expect(client.callTool({ name: 'lookup_order', arguments: { order_id: 'A17' } })).rejects.toThrow(/cannot reach the MCP server at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('--url and a server command together are a usage error', () => {
+    const r = spawnSync(process.execPath, [tslc, 'shield', 'mcp', '--rules', RULES, '--url', 'http://127.0.0.1:9/mcp', '--', 'node', 'x.js'], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('either --url or a server command');
   });
 });
 

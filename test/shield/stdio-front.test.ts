@@ -11,7 +11,7 @@ import { shieldRulesFromFiles } from '../../src/shield/rules-file.js';
 import { serveStdio } from '../../src/shield/stdio-front.js';
 
 class EchoServer implements Upstream {
-  onmessage?: (m: JsonRpcMessage, raw: string) => void;
+  onmessage?: (m: JsonRpcMessage, raw?: string) => void;
   readonly received: JsonRpcMessage[] = [];
   closed = false;
   send(m: JsonRpcMessage): void {

@@ -131,10 +131,13 @@ export const commands: readonly CommandSpec[] = [
         .option('hide-denied', { type: 'boolean', default: false, describe: 'tools/list shows only the tools allowed now; list_changed is sent when that changes' })
         .option('http', { type: 'number', describe: 'serve Streamable HTTP on this port (endpoint /mcp) instead of stdio' })
         .option('host', { type: 'string', default: '127.0.0.1', describe: 'address for --http' })
+        .option('url', { type: 'string', describe: 'shield a remote MCP server (Streamable HTTP) at this URL instead of starting a command' })
+        .option('header', { type: 'string', array: true, describe: "--url: an HTTP header for the remote server, 'Name: value' (repeatable)" })
         .option('session-header', { type: 'string', describe: '--http: header naming the shield session (shared by MCP sessions, resumable with --state)' })
         .option('timeout', { type: 'number', default: 60, describe: 'seconds the server has to answer a request; then the session fails with an error' })
         .option('max-message-mb', { type: 'number', default: 64, describe: 'largest message accepted in either direction, MB' })
         .example('tslc shield mcp --rules rules.ltl --log shield.jsonl -- node server.js', 'shield a stdio MCP server')
+        .example('tslc shield mcp --rules rules.ltl --url https://mcp.example.com/mcp', 'shield a remote MCP server')
         .example('tslc audit --spec rules.ltl --group-by session --semantics ltlf shield.jsonl', 'audit the decision log later'),
     load: () => import('./shield.js'),
   },

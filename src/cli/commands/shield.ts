@@ -23,8 +23,29 @@ function positiveNumber(value: unknown, flag: string): number {
 
 export async function run(args: Record<string, unknown>): Promise<number> {
   if (args.target !== 'mcp') usage(`unknown shield target '${String(args.target)}'; the target is mcp`);
-  const server = (Array.isArray(args['--']) ? args['--'] : []).map(String);
-  if (server.length === 0) usage('name the MCP server to shield after `--`, e.g. `tslc shield mcp --rules rules.ltl -- node server.js`');
+  const command = (Array.isArray(args['--']) ? args['--'] : []).map(String);
+  let server: { command: string; args: string[] } | { url: URL; headers: Record<string, string> };
+  if (typeof args.url === 'string') {
+    if (command.length > 0) usage('give either --url or a server command after `--`, not both');
+    let url: URL;
+    try {
+      url = new URL(args.url);
+    } catch {
+      usage(`--url must be an http(s) URL, not '${args.url}'`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') usage(`--url must be an http(s) URL, not '${args.url}'`);
+    const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+    for (const h of (Array.isArray(args.header) ? args.header : args.header === undefined ? [] : [args.header]).map(String)) {
+      const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(h);
+      if (!m) usage(`--header must be 'Name: value', not '${h}'`);
+      headers[m[1]] = m[2];
+    }
+    server = { url, headers };
+  } else {
+    if (args.header !== undefined) usage('--header needs --url');
+    if (command.length === 0) usage('name the MCP server to shield after `--`, e.g. `tslc shield mcp --rules rules.ltl -- node server.js` (or give --url)');
+    server = { command: command[0], args: command.slice(1) };
+  }
   const rulePaths = (Array.isArray(args.rules) ? args.rules : [args.rules]).filter((p) => p !== undefined).map(String);
   if (rulePaths.length === 0) usage('--rules RULES is required');
   const rules = shieldRulesFromFiles(rulePaths.map((path) => ({ path, text: readUserFile(path) })));
@@ -56,7 +77,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     hideDenied: Boolean(args['hide-denied']),
     timeoutMs: positiveNumber(args.timeout ?? 60, 'timeout') * 1000,
     maxMessageBytes: Math.floor(positiveNumber(args['max-message-mb'] ?? 64, 'max-message-mb') * 1024 * 1024),
-    server: { command: server[0], args: server.slice(1) },
+    server,
     ...(http ? { http } : {}),
     say,
   });
