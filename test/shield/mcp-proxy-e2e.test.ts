@@ -227,6 +227,29 @@ describe.skipIf(!built)('tslc shield mcp, end to end with the official MCP clien
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('the README\'s copy-paste MCP client config works as written (paths filled in)', async () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const block = /## Shield any MCP server[\s\S]*?```text\n([\s\S]*?)```[\s\S]*?```json\n([\s\S]*?)```/.exec(readme);
+    expect(block).not.toBeNull();
+    const rulesFile = tmp('orders.ltl');
+    writeFileSync(rulesFile, block![1].replace(/^#.*\n/gm, ''));
+    const log = tmp('readme.jsonl');
+    const config = JSON.parse(
+      block![2].replaceAll('/path/to/tslc', root).replaceAll('/path/to/orders.ltl', rulesFile).replaceAll('/path/to/shield.jsonl', log),
+    ) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    const entry = config.mcpServers.orders;
+    const transport = new StdioClientTransport({ command: entry.command === 'node' ? process.execPath : entry.command, args: entry.args, stderr: 'pipe' });
+    const client = new Client({ name: 'readme', version: '1.0.0' });
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    const denied = await client.callTool({ name: 'refund', arguments: { order_id: 'A17' } });
+    expect(textOf(denied)).toContain('rule "refund-after-lookup"');
+    await client.callTool({ name: 'lookup_order', arguments: { order_id: 'A17' } });
+    expect((await client.callTool({ name: 'refund', arguments: { order_id: 'A17' } })).isError).toBeFalsy();
+    await client.close();
+    expect(logLines(log).filter((l) => l.kind === 'call').map((l) => l.decision)).toEqual(['denied', 'allowed', 'allowed']);
+  });
+
   it('usage errors: no server command, or an unknown target', () => {
     const none = spawnSync(process.execPath, [tslc, 'shield', 'mcp', '--rules', RULES], { encoding: 'utf8', timeout: 30_000 });
     expect(none.status).toBe(2);
