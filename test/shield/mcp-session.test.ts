@@ -201,6 +201,18 @@ describe('McpShieldSession: tools/call', () => {
   });
 });
 
+describe('McpShieldSession: operator warnings', () => {
+  it('warns when the rules name a tool the server does not have (a typo would otherwise never match)', () => {
+    const warnings: string[] = [];
+    const policy = new ShieldPolicy('w', { rules: shieldRulesFromFiles([{ path: 'r', text: 'r: call:refnd only after ok:lookup_order\n' }]), rulesName: 'r' });
+    const session = new McpShieldSession({ policy, toClient: () => undefined, toServer: () => undefined, timeoutMs: 1000, onFatal: () => undefined, warn: (m) => warnings.push(m) });
+    session.fromClient({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    session.fromServer({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'lookup_order' }, { name: 'refund' }] } });
+    expect(warnings).toEqual(['the rules name the tool refnd, but the server has no such tool (it has lookup_order, refund)']);
+    session.close();
+  });
+});
+
 describe('McpShieldSession: --hide-denied', () => {
   it('advertises listChanged, lists only allowed tools, and notifies when the allowed set changes', async () => {
     const h = harness({ hideDenied: true });
