@@ -54,16 +54,26 @@ function cpuNs(pid: number | null | undefined): number | undefined {
   }
 }
 
-/** Mean wall µs per call over `calls` sequential calls (after a warm-up), and the CPU µs per call of process `pid`. */
-async function timeCalls(client: Client, calls: number, pid?: number | null): Promise<{ wall: number; cpu?: number }> {
+/**
+ * `calls` sequential calls (after a warm-up): the median and 90th percentile of the per-call
+ * wall time in µs, and the CPU µs per call of process `pid`. Medians, not means: on a shared
+ * machine a few calls wait milliseconds for a core, and a mean would measure the neighbours.
+ */
+async function timeCalls(client: Client, calls: number, pid?: number | null): Promise<{ wall: number; p90: number; cpu?: number }> {
   const args = { name: 'lookup_order', arguments: { order_id: 'A17' } };
   for (let i = 0; i < 50; i++) await client.callTool(args);
   const c0 = cpuNs(pid);
-  const t0 = performance.now();
-  for (let i = 0; i < calls; i++) await client.callTool(args);
-  const wall = ((performance.now() - t0) * 1000) / calls;
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const t = performance.now();
+    await client.callTool(args);
+    times.push((performance.now() - t) * 1000);
+  }
   const c1 = cpuNs(pid);
-  return c0 !== undefined && c1 !== undefined ? { wall, cpu: (c1 - c0) / 1000 / calls } : { wall };
+  times.sort((a, b) => a - b);
+  const wall = times[times.length >> 1];
+  const p90 = times[Math.floor(times.length * 0.9)];
+  return c0 !== undefined && c1 !== undefined ? { wall, p90, cpu: (c1 - c0) / 1000 / calls } : { wall, p90 };
 }
 
 async function stdioClient(argv: string[]): Promise<{ client: Client; pid: number | null }> {
@@ -141,6 +151,7 @@ export const mcpShieldSection: BenchSection = {
     ];
     const clients = await Promise.all(configs.map((c) => stdioClient(c.argv)));
     const perRound: number[][] = configs.map(() => []);
+    const p90Round: number[][] = configs.map(() => []);
     // CPU per call of the process the client talks to: the server (direct) or the proxy.
     const cpuRound: number[][] = configs.map(() => []);
     const load0 = loadavg()[0];
@@ -148,8 +159,9 @@ export const mcpShieldSection: BenchSection = {
       for (let i = 0; i < configs.length; i++) {
         const t = await timeCalls(clients[i].client, calls, clients[i].pid);
         perRound[i].push(t.wall);
+        p90Round[i].push(t.p90);
         if (t.cpu !== undefined) cpuRound[i].push(t.cpu);
-        ctx.log(`round ${r + 1}/${rounds}: ${configs[i].name}: ${t.wall.toFixed(0)} µs/call wall, ${t.cpu?.toFixed(1) ?? '?'} µs CPU`);
+        ctx.log(`round ${r + 1}/${rounds}: ${configs[i].name}: median ${t.wall.toFixed(0)} µs/call (p90 ${t.p90.toFixed(0)}), ${t.cpu?.toFixed(1) ?? '?'} µs CPU`);
       }
     }
     const load1 = loadavg()[0];
@@ -161,12 +173,14 @@ export const mcpShieldSection: BenchSection = {
     ];
     const httpClients = await Promise.all(httpConfigs.map((c) => httpClient(c.argv)));
     const httpRounds: number[][] = httpConfigs.map(() => []);
+    const httpP90: number[][] = httpConfigs.map(() => []);
     const httpCalls = Math.max(50, calls >> 3);
     for (let r = 0; r < rounds; r++) {
       for (let i = 0; i < httpConfigs.length; i++) {
-        const us = (await timeCalls(httpClients[i].client, httpCalls)).wall;
-        httpRounds[i].push(us);
-        ctx.log(`round ${r + 1}/${rounds}: ${httpConfigs[i].name}: ${us.toFixed(0)} µs/call`);
+        const t = await timeCalls(httpClients[i].client, httpCalls);
+        httpRounds[i].push(t.wall);
+        httpP90[i].push(t.p90);
+        ctx.log(`round ${r + 1}/${rounds}: ${httpConfigs[i].name}: median ${t.wall.toFixed(0)} µs/call (p90 ${t.p90.toFixed(0)})`);
       }
     }
     await Promise.all(httpClients.map((h) => h.stop()));
@@ -178,25 +192,25 @@ export const mcpShieldSection: BenchSection = {
     const rows = configs.map((c, i) => {
       const m = median(perRound[i]);
       const over = m - direct;
-      return `| ${c.name} | ${m.toFixed(0)} | ${i === 0 ? '' : `${over >= 0 ? '+' : ''}${over.toFixed(0)}`} | ${(m / direct).toFixed(2)} | ${cpuCell(i)} | ${perRound[i].map((x) => x.toFixed(0)).join(', ')} |`;
+      return `| ${c.name} | ${m.toFixed(0)} | ${i === 0 ? '' : `${over >= 0 ? '+' : ''}${over.toFixed(0)}`} | ${(m / direct).toFixed(2)} | ${median(p90Round[i]).toFixed(0)} | ${cpuCell(i)} | ${perRound[i].map((x) => x.toFixed(0)).join(', ')} |`;
     });
     const proxied = median(perRound[1]);
     const httpDirect = median(httpRounds[0]);
     const httpRows = httpConfigs.map((c, i) => {
       const m = median(httpRounds[i]);
-      return `| ${c.name} | ${m.toFixed(0)} | ${i === 0 ? '' : `${m >= httpDirect ? '+' : ''}${(m - httpDirect).toFixed(0)}`} | ${(m / httpDirect).toFixed(2)} |  | ${httpRounds[i].map((x) => x.toFixed(0)).join(', ')} |`;
+      return `| ${c.name} | ${m.toFixed(0)} | ${i === 0 ? '' : `${m >= httpDirect ? '+' : ''}${(m - httpDirect).toFixed(0)}`} | ${(m / httpDirect).toFixed(2)} | ${median(httpP90[i]).toFixed(0)} |  | ${httpRounds[i].map((x) => x.toFixed(0)).join(', ')} |`;
     });
     return [
       '## MCP shield proxy (`mcp-shield`)',
       '',
-      `The official MCP client (\`@modelcontextprotocol/sdk\`) calls \`lookup_order\` on examples/shield/orders-server.ts over stdio, ${calls} sequential calls per round after 50 warm-up calls, ${rounds} rounds with the configurations interleaved; each cell is the median of the round means (wall time, client to client). Command: \`npm run bench -- mcp-shield --calls ${calls} --rounds ${rounds}\`.`,
+      `The official MCP client (\`@modelcontextprotocol/sdk\`) calls \`lookup_order\` on examples/shield/orders-server.ts over stdio, ${calls} sequential calls per round after 50 warm-up calls, ${rounds} rounds with the configurations interleaved; the wall columns are the median over rounds of each round's per-call median (and 90th percentile), client to client. Command: \`npm run bench -- mcp-shield --calls ${calls} --rounds ${rounds}\`.`,
       '',
-      '| path | µs per call (wall) | overhead µs | ratio | CPU µs per call of the process the client talks to | round means (µs) |',
-      '|---|---:|---:|---:|---:|---|',
+      '| path | µs per call (wall, median) | overhead µs | ratio | p90 µs | CPU µs per call of the process the client talks to | per-round medians (µs) |',
+      '|---|---:|---:|---:|---:|---:|---|',
       ...rows,
       ...httpRows,
       '',
-      `- Per-call overhead of the stdio proxy: **${(proxied - direct).toFixed(0)} µs wall** (${((proxied - direct) / 1000).toFixed(3)} ms), ratio ${(proxied / direct).toFixed(2)}; load average ${load0.toFixed(1)} → ${load1.toFixed(1)} on ${cpus().length} cores during the stdio rounds (wall times on a loaded machine are noisy; the CPU column is not).`,
+      `- Per-call overhead of the stdio proxy: **${(proxied - direct).toFixed(0)} µs wall** (${((proxied - direct) / 1000).toFixed(3)} ms), ratio ${(proxied / direct).toFixed(2)}; load average ${load0.toFixed(1)} → ${load1.toFixed(1)} on ${cpus().length} cores during the stdio rounds (on a loaded machine wall times are noisy, and CPU times less so but still: run it twice).`,
       `- CPU the proxy process spends per call (all its threads, from /proc/<pid>/task/*/schedstat): **${cpuCell(1)} µs** (${cpuCell(2)} µs with \`--log\`), against ${cpuCell(0)} µs for the server itself in the direct row. The proxy's own logic — framing, the shield's decision, forwarding, recording the call and its result — is **${core.toFixed(1)} µs CPU per call** of that (measured in-process with a scripted server, ${calls * 5} calls, two rules); the rest is the second process's pipe I/O and event loop.`,
       `- Streamable HTTP rows: ${httpCalls} calls per round; the overhead there is measured against the SDK's own HTTP server transport, whose round trip dominates (the proxy speaks HTTP to the client and stdio to the server).`,
     ].join('\n');

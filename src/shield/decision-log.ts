@@ -14,7 +14,7 @@
  * digest (SHA-256 of their canonical JSON), never in clear.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, createWriteStream, openSync, type WriteStream } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 
 export type CallOutcome = 'ok' | 'error' | 'unknown';
 
@@ -78,36 +78,37 @@ export interface DecisionLog {
 }
 
 /**
- * Open `path` for appending now (so a bad path fails before the MCP server is started) and write
- * lines through a buffered stream (a synchronous write per call would cost more than the proxy).
+ * Open `path` for appending now (so a bad path fails before the MCP server is started). Lines are
+ * gathered for the rest of the tick and written with one synchronous `write`: measured cheaper per
+ * call than a write stream, whose every write is a round trip through libuv's thread pool.
  */
-export function openDecisionLog(path: string): DecisionLog {
-  const fd = openSync(path, 'a');
-  let stream: WriteStream | undefined = createWriteStream('', { fd, autoClose: true });
-  let failure: Error | undefined;
-  stream.on('error', (err) => {
-    failure = err;
-  });
+export function openDecisionLog(path: string, onError: (message: string) => void = () => undefined): DecisionLog {
+  let fd: number | undefined = openSync(path, 'a');
+  let pending: string[] = [];
+  let failed = false;
+  const flush = (): void => {
+    if (fd === undefined || pending.length === 0) return;
+    const text = pending.join('');
+    pending = [];
+    try {
+      writeSync(fd, text);
+    } catch (err) {
+      // Say so once (disk full, file gone); the proxy keeps deciding, as it does without --log.
+      if (!failed) onError(`cannot write the decision log ${path}: ${(err as Error).message}; decisions are no longer logged`);
+      failed = true;
+    }
+  };
   return {
     write(line) {
-      if (failure) throw new Error(`cannot write the decision log ${path}: ${failure.message}`);
-      stream?.write(serializeLine(line) + '\n');
+      if (fd === undefined || failed) return;
+      if (pending.length === 0) setImmediate(flush);
+      pending.push(serializeLine(line) + '\n');
     },
     close() {
-      const s = stream;
-      stream = undefined;
-      if (!s) return Promise.resolve();
-      return new Promise((resolve) => {
-        s.end(() => resolve());
-        s.once('error', () => {
-          try {
-            closeSync(fd);
-          } catch {
-            // Already closed by the stream.
-          }
-          resolve();
-        });
-      });
+      flush();
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+      return Promise.resolve();
     },
   };
 }

@@ -61,7 +61,7 @@ export async function runMcpShield(config: McpShieldConfig): Promise<number> {
   let log: DecisionLog | undefined;
   if (config.logPath) {
     try {
-      log = openDecisionLog(config.logPath);
+      log = openDecisionLog(config.logPath, (message) => say(`tslc shield: ${message}`));
     } catch (err) {
       throw new UserError(error(`cannot open the decision log ${config.logPath}: ${(err as Error).message}`, undefined, 'io'));
     }
@@ -72,6 +72,7 @@ export async function runMcpShield(config: McpShieldConfig): Promise<number> {
     ...(config.labels ? { labels: config.labels } : {}),
     ...(log ? { log } : {}),
     ...(statePath ? { statePath } : {}),
+    warn: (message: string) => say(`tslc shield: warning: ${message}`),
   });
   const server = config.server;
   // The HTTP client transport (and with it the SDK) is loaded only for a remote server.

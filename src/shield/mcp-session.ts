@@ -87,7 +87,13 @@ export class McpShieldSession {
       return;
     }
     if (isRequest(m)) {
-      if (m.method === 'tools/call') void this.toolCall(m, raw);
+      if (m.method === 'tools/call') {
+        this.toolCall(m, raw).catch((err: Error) => {
+          // A bug must not take the process down, nor leave the client waiting.
+          this.options.warn?.(`internal error while handling tools/call: ${err.stack ?? err.message}`);
+          this.options.toClient(errorReply(m.id, ErrorCode.internalError, `tslc shield: internal error: ${err.message}`));
+        });
+      }
       else this.forward(m, raw);
       return;
     }

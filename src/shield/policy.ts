@@ -29,6 +29,8 @@ export interface PolicyOptions {
   /** Snapshot file: restored when it exists, rewritten after every recorded event. */
   readonly statePath?: string;
   readonly now?: () => Date;
+  /** Told once when the snapshot cannot be written (the session goes on). */
+  readonly warn?: (message: string) => void;
 }
 
 export interface CallDecision {
@@ -143,12 +145,20 @@ export class ShieldPolicy {
     return known.filter((t) => this.shield.check({ tool: t, labels: this.labels.call(t, undefined) }).allowed);
   }
 
+  private persistFailed = false;
+
   private persist(): void {
     const path = this.options.statePath;
     if (!path) return;
     // Write-then-rename: a crash mid-write leaves the previous snapshot, never half of one.
     const tmp = `${path}.tmp-${process.pid}`;
-    writeFileSync(tmp, JSON.stringify(snapshotShield(this.shield, this.options.rulesName, this.key)) + '\n');
-    renameSync(tmp, path);
+    try {
+      writeFileSync(tmp, JSON.stringify(snapshotShield(this.shield, this.options.rulesName, this.key)) + '\n');
+      renameSync(tmp, path);
+      this.persistFailed = false;
+    } catch (err) {
+      if (!this.persistFailed) this.options.warn?.(`cannot write the shield state ${path}: ${(err as Error).message}`);
+      this.persistFailed = true;
+    }
   }
 }

@@ -2,10 +2,13 @@
  * The MCP shield's inputs and outputs as files: rules (the audit's format, English allowed),
  * labels, the decision log's lines, shield snapshots, and stdio framing.
  */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/diagnostics/diagnostic.js';
 import { parseRuleText } from '../../src/audit/rules.js';
-import { argsDigest, serializeLine } from '../../src/shield/decision-log.js';
+import { argsDigest, openDecisionLog, serializeLine } from '../../src/shield/decision-log.js';
 import { parseShieldLabels } from '../../src/shield/labels-file.js';
 import { LineReader } from '../../src/shield/line-reader.js';
 import { shieldRulesFromFiles } from '../../src/shield/rules-file.js';
@@ -95,6 +98,33 @@ describe('decision log lines', () => {
     expect(argsDigest({ a: 1, b: [1, { c: 2, d: 3 }] })).toBe(argsDigest({ b: [1, { d: 3, c: 2 }], a: 1 }));
     expect(argsDigest({ a: 1 })).not.toBe(argsDigest({ a: 2 }));
     expect(argsDigest({ a: 1 })).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});
+
+describe('decision log file', () => {
+  it.skipIf(!existsSync('/dev/full'))('a log that cannot be written is reported once, and deciding goes on', async () => {
+    const errors: string[] = [];
+    const log = openDecisionLog('/dev/full', (m) => errors.push(m));
+    const line = { time: 't', session: 's', kind: 'result' as const, tool: 'x', outcome: 'ok' as const, event: ['ok:x'] };
+    log.write(line);
+    await new Promise((r) => setImmediate(r));
+    log.write(line);
+    await new Promise((r) => setImmediate(r));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/cannot write the decision log \/dev\/full: .*ENOSPC/);
+    await log.close();
+  });
+
+  it('appends lines, one JSON object each', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'tslc-log-')), 'log.jsonl');
+    writeFileSync(path, '{"earlier":true}\n');
+    const log = openDecisionLog(path);
+    log.write({ time: 't', session: 's', kind: 'result', tool: 'x', outcome: 'ok', event: ['ok:x'] });
+    log.write({ time: 't', session: 's', kind: 'result', tool: 'y', outcome: 'error', event: ['error:y'] });
+    await log.close();
+    const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => l.tool ?? 'earlier')).toEqual(['earlier', 'x', 'y']);
+    expect(lines[2]['error:y']).toBe(true);
   });
 });
 
