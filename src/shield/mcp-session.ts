@@ -93,8 +93,7 @@ export class McpShieldSession {
           this.options.warn?.(`internal error while handling tools/call: ${err.stack ?? err.message}`);
           this.options.toClient(errorReply(m.id, ErrorCode.internalError, `tslc shield: internal error: ${err.message}`));
         });
-      }
-      else this.forward(m, raw);
+      } else this.forward(m, raw);
       return;
     }
     if (isNotification(m) && m.method === 'notifications/cancelled' && this.clientCancelled(m.params?.requestId)) return;
