@@ -63,16 +63,23 @@ export function argsDigest(args: unknown): string {
   return `sha256:${createHash('sha256').update(canonical(args)).digest('hex')}`;
 }
 
-/** The line as written: its fields, then one boolean field per proposition of its event. */
-export function serializeLine(line: LogLine): string {
+/**
+ * The line as written: its fields, then one boolean field per proposition of its event (true),
+ * then `false` for every other proposition in `known` (the rules' propositions). Stating the
+ * false ones makes the log self-describing: `tslc audit` refuses, by default, a rule over a field
+ * that a run never mentions, because it cannot tell "false" from "not logged".
+ */
+export function serializeLine(line: LogLine, known: readonly string[] = []): string {
   // Null prototype: a proposition may be called anything, `__proto__` included.
   const out = Object.assign(Object.create(null) as Record<string, unknown>, line);
   for (const p of line.event) if (!(p in out)) out[p] = true;
+  for (const p of known) if (!(p in out)) out[p] = false;
   return JSON.stringify(out);
 }
 
 export interface DecisionLog {
-  write(line: LogLine): void;
+  /** `known`: the propositions to state as `false` when the line's event does not hold them. */
+  write(line: LogLine, known?: readonly string[]): void;
   /** Flush and close; resolves when everything is on disk. */
   close(): Promise<void>;
 }
@@ -99,10 +106,10 @@ export function openDecisionLog(path: string, onError: (message: string) => void
     }
   };
   return {
-    write(line) {
+    write(line, known) {
       if (fd === undefined || failed) return;
       if (pending.length === 0) setImmediate(flush);
-      pending.push(serializeLine(line) + '\n');
+      pending.push(serializeLine(line, known) + '\n');
     },
     close() {
       flush();

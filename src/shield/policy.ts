@@ -97,7 +97,7 @@ export class ShieldPolicy {
       ...(rules.length > 0 ? { rule: rules[0], rules } : {}),
       reason: d.decision.reason,
       event: [`denied:${tool}`],
-    });
+    }, this.shield.propositions);
   }
 
   /** The server refused the forwarded request (JSON-RPC error): logged, not recorded. */
@@ -112,7 +112,7 @@ export class ShieldPolicy {
       outcome: 'failed',
       reason: `the server refused the call: ${message}`,
       event: [],
-    });
+    }, this.shield.propositions);
   }
 
   /** Record a call that ran (or may have run) and its outcome; log both events. */
@@ -133,8 +133,8 @@ export class ShieldPolicy {
         outcome,
         reason: d.decision.reason,
         event: callEvent,
-      });
-      log.write({ time: this.now().toISOString(), session: this.key, kind: 'result', tool, outcome, event: resultEvent });
+      }, this.shield.propositions);
+      log.write({ time: this.now().toISOString(), session: this.key, kind: 'result', tool, outcome, event: resultEvent }, this.shield.propositions);
     }
     this.persist();
     for (const l of this.listeners) l();

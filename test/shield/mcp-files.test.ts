@@ -94,6 +94,15 @@ describe('decision log lines', () => {
     expect(Object.prototype.hasOwnProperty.call(line, '__proto__')).toBe(true);
   });
 
+  it('state every other proposition of the rules as false, so tslc audit can tell false from "not logged"', () => {
+    const line = JSON.parse(
+      serializeLine({ time: 't', session: 's', kind: 'result', tool: 'x', outcome: 'ok', event: ['ok:x'] }, ['call:refund', 'ok:x', 'constructor']),
+    ) as Record<string, unknown>;
+    expect(line['ok:x']).toBe(true);
+    expect(line['call:refund']).toBe(false);
+    expect(line['constructor']).toBe(false);
+  });
+
   it('digest arguments canonically: key order does not matter, values do', () => {
     expect(argsDigest({ a: 1, b: [1, { c: 2, d: 3 }] })).toBe(argsDigest({ b: [1, { d: 3, c: 2 }], a: 1 }));
     expect(argsDigest({ a: 1 })).not.toBe(argsDigest({ a: 2 }));
