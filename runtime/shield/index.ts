@@ -38,3 +38,13 @@ export {
   type PatternSlots,
   type Scope,
 } from './patterns.js';
+export {
+  EnglishError,
+  FORM_EXAMPLES,
+  closestForm,
+  translateConstraint,
+  type EnglishOptions,
+  type EnglishTranslation,
+  type Form,
+  type Grounding,
+} from './english/translate.js';

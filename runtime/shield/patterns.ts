@@ -121,10 +121,26 @@ const PATTERNS: readonly PatternDef[] = [
   },
   {
     id: 'existence-before',
-    english: '{s} must happen before {p}',
-    aliases: ['{s} happens before {p}', '{s} before {p}'],
-    // "Will you go to the kitchen before the bathroom?": s happens, strictly before any p.
+    // s happens, and no p before it: the reading of the question "will you go to the kitchen
+    // before the bathroom?". As a rule, "S before P" is the weaker `!P W S` (precedence: nothing
+    // obliges S), as in the Safety Chip paper; see the English forms in runtime/shield/english.
+    english: '{s} happens and no {p} happens before it',
     ltl: { globally: '!{p} U ({s} & !{p})' },
+  },
+  {
+    id: 'next-response',
+    english: 'every {p} is immediately followed by {s}',
+    ltl: { globally: 'G ({p} -> X {s})' },
+  },
+  {
+    id: 'not-next',
+    english: '{s} never happens right after {p}',
+    ltl: { globally: 'G ({p} -> !X {s})' },
+  },
+  {
+    id: 'until',
+    english: '{p} holds until {s}',
+    ltl: { globally: '{p} W {s}' },
   },
   {
     id: 'response-chain',
@@ -154,12 +170,31 @@ const PATTERNS: readonly PatternDef[] = [
     nRange: [1, 20],
   },
   {
+    id: 'at-least',
+    english: '{p} happens at least {n} times',
+    ltl: { globally: '' },
+    expand: (n) => nested(n),
+    nRange: [2, 20],
+  },
+  {
+    id: 'no-run',
+    english: '{p} never happens {n} times in a row',
+    ltl: { globally: '' },
+    expand: (n) => `!F (${run(n)})`,
+    nRange: [3, 20],
+  },
+  {
     id: 'no-repeat',
     english: '{p} never happens twice in a row',
     aliases: ['never {p} twice in a row'],
     ltl: { globally: 'G ({p} -> !X {p})' },
   },
 ];
+
+/** `p & X (p & …)`: p at k consecutive steps. */
+function run(k: number): string {
+  return k === 1 ? '{p}' : `{p} & X (${run(k - 1)})`;
+}
 
 /** `F (p & X F (p & …))`: p occurs k times. */
 function nested(k: number): string {
@@ -215,7 +250,7 @@ export function instantiate(id: string, scope: Scope, slots: PatternSlots): Patt
 
 /** A proposition in an English sentence: a bare token (`call:refund`, `at.kitchen`) or "quoted". */
 const ATOM_RE = String.raw`("(?:[^"\\]|\\.)*"|[A-Za-z_](?:[A-Za-z0-9_:.\-/]*[A-Za-z0-9_])?)`;
-const RESERVED = new Set(['never', 'always', 'every', 'is', 'and', 'then', 'after', 'before', 'between', 'until', 'only', 'within', 'at', 'most', 'times', 'no', 'must', 'happens', 'happen', 'followed', 'by', 'eventually', 'whenever', 'twice', 'in', 'a', 'row', 'call', 'of', 'steps']);
+const RESERVED = new Set(['never', 'always', 'every', 'is', 'and', 'then', 'after', 'before', 'between', 'until', 'only', 'within', 'at', 'most', 'least', 'times', 'no', 'must', 'happens', 'happen', 'followed', 'by', 'eventually', 'whenever', 'twice', 'in', 'a', 'row', 'call', 'of', 'steps', 'holds', 'immediately', 'right', 'it']);
 
 function englishAtom(name: string): string {
   return /^[A-Za-z_](?:[A-Za-z0-9_:.\-/]*[A-Za-z0-9_])?$/.test(name) && !RESERVED.has(name.toLowerCase()) ? name : JSON.stringify(name);
