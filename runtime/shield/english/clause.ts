@@ -118,6 +118,10 @@ const FRONT: readonly [string, Effect[]][] = [
   ['must', ['must']],
   ['should', ['must']],
   ['shall', ['must']],
+  ['under no circumstances', ['neg']],
+  ['at no time', ['neg']],
+  ['in no case', ['neg']],
+  ['by no means', ['neg']],
   ['are allowed to', ['may']],
   ['is allowed to', ['may']],
   ['be allowed to', ['may']],
@@ -131,6 +135,8 @@ const FRONT: readonly [string, Effect[]][] = [
   ['could', ['may']],
   ['may', ['may']],
   ['might', ['may']],
+  ['allowed', ['may']],
+  ['permitted', ['may']],
   ['are forbidden to', ['neg']],
   ['is forbidden to', ['neg']],
   ['forbidden to', ['neg']],
@@ -417,7 +423,34 @@ export function readClause(input: readonly Token[]): Clause {
       break;
     }
   }
-  return { ...flags, words: toks };
+  return { ...flags, words: passive(toks, flags) };
+}
+
+const PARTICIPLE = /^(\w+(ed|en)|done|made|seen|put|shut|left|run|gone|kept|held|taken|brought|sent|paid|found)$/;
+const PASSIVE_AUX = new Set(['must', 'should', 'shall', 'can', 'may', 'might', 'could', 'will', 'need', 'needs', 'has', 'have', 'had', 'to', 'is', 'are', 'was', 'were', 'not', 'never', 'only', 'always', 'eventually', 'also', 'ever']);
+
+/**
+ * "the kitchen must be visited", "the oven is turned off", "a refund is made": the passive turned
+ * round ("visited the kitchen"), its modal words read as the clause's own.
+ */
+function passive(toks: Token[], flags: Flags): Token[] {
+  const be = toks.findIndex((t, i) => i > 0 && /^(be|is|are|was|were|been)$/.test(t.w) && !t.quoted);
+  if (be < 0) return toks;
+  const rest = toks.slice(be + 1);
+  if (rest.length === 0 || rest.length > 2 || !PARTICIPLE.test(rest[0].w)) return toks;
+  if (rest.length === 2 && !/^(off|on|up|down|out|away|in|over)$/.test(rest[1].w)) return toks;
+  let start = be;
+  while (start > 0 && PASSIVE_AUX.has(toks[start - 1].w)) start--;
+  if (start === 0) return toks;
+  const modal = toks.slice(start, be);
+  for (let i = 0; i < modal.length; ) {
+    const hit = FRONT.find(([seq]) => at(modal, i, words(seq)));
+    if (hit) {
+      for (const e of hit[1]) apply(flags, e);
+      i += words(hit[0]).length;
+    } else i++;
+  }
+  return [...rest, ...toks.slice(0, start)];
 }
 
 export function text(tokens: readonly Token[]): string {

@@ -126,7 +126,8 @@ function consequence(c: Clause, e: LtlNode, strict: boolean): LtlNode {
   if (c.neg) {
     if (t?.kind === 'next') return not(X(e));
     if (t?.kind === 'within') throw new FormError('"not … within N steps" is not supported; say "never … in the next step" or "never … after …"', 'response');
-    // "never … afterwards": from the trigger on; "again" or the trigger itself: from the next step on.
+    // "never … afterwards": from the trigger's step on; the trigger itself ("never visit it
+    // again"): from the next step on, or the rule would forbid the trigger.
     return strict ? not(X(F(e))) : G(not(e));
   }
   if (t?.kind === 'next') return X(e);
@@ -151,7 +152,7 @@ function response(ctx: Ctx, trigger: Clause, then: Clause): Reading {
   const b = event(ctx, then);
   return {
     form: 'response',
-    formula: each2(a, false, b, then.neg, (x, y) => G(implies(x, consequence(then, y, then.again || same(x, y))))),
+    formula: each2(a, false, b, then.neg, (x, y) => G(implies(x, consequence(then, y, same(x, y))))),
   };
 }
 
@@ -269,6 +270,11 @@ function readOrdering(ctx: Ctx, tokens: readonly Token[]): Reading | undefined {
     const b = ORDER_BEFORE.map((s) => [s, connective(tokens, s)] as const).find(([, i]) => i > 0);
     const start = tokens[w + 1] && /^(for|until|till)$/.test(tokens[w + 1].w) ? w + 2 : w + 1;
     if (b) return precedence(ctx, clause(tokens.slice(b[1] + b[0].split(' ').length)), clause(tokens.slice(start, b[1])));
+  }
+  // "first A, then B": B is blocked until A.
+  if (startsWithSeq(tokens, 0, 'first')) {
+    const then = findSeq(tokens, 'then', 1);
+    if (then > 0) return precedence(ctx, clause(tokens.slice(then + 1)), clause(tokens.slice(1, then)));
   }
   // "B only after A", "only B after A", "B is allowed only after A".
   const after = connective(tokens, 'after');

@@ -39,6 +39,8 @@ const MOTION = new Set(
   [
     'go', 'walk', 'run', 'move', 'head', 'travel', 'step', 'proceed', 'return', 'navigate', 'get', 'come', 'drive', 'be',
     'stay', 'remain', 'enter', 'visit', 'reach', 'arrive', 'pass', 'approach', 'use', 'wander', 'sneak', 'end', 'set',
+    // light verbs: "make a refund", "perform a lookup"
+    'make', 'do', 'perform', 'issue',
   ].map(stem),
 );
 /** Words that may follow a motion verb ("walk back into", "set foot in", "end up in"). */
