@@ -18,7 +18,9 @@ import { printLtl } from '../ltl/print.js';
 import type { LtlNode } from '../ltl/syntax.js';
 import { TermStore } from '../monitor/terms.js';
 import { type Letter, LtlfDfa } from './dfa.js';
+import { EventError } from './english/event.js';
 import { englishToLtl, explainLtl } from './patterns.js';
+import { type PlanQuestion, PlanQuestionError, readPlanQuestion } from './plan-question.js';
 
 export interface ShieldRule {
   readonly name: string;
@@ -453,27 +455,35 @@ export function checkPlan(rules: readonly RuleInput[], plan: readonly PlanStep[]
 }
 
 /**
- * Answer a person's "will you …?" question about a plan: the question is a pattern sentence or
- * LTL; the answer is yes when the finished plan satisfies it, otherwise no with the deciding step.
+ * Answer a person's "will you …?" question about a plan (forms: runtime/shield/plan-question.ts).
+ * A bare action asks about the whole plan ("will you go to the bedroom?" = at some point), and
+ * places are grounded to the plan's own steps, so "living room" needs no quotes. The answer is
+ * yes when the finished plan satisfies the question's formula, otherwise no with the deciding
+ * step; the explanation quotes the formula read back in English.
  */
-export function askAboutPlan(question: string, plan: readonly PlanStep[], options: ShieldOptions = {}): { answer: boolean; explanation: string } {
-  // Light normalisation so "will you go to the kitchen before the bathroom?" reads as the
-  // pattern sentence "kitchen before bathroom" over room propositions.
-  const cleaned = question
-    .trim()
-    .replace(/\?$/, '')
-    .replace(/^(will|would|do|are) you\s+(be\s+)?/i, '')
-    .replace(/\b(go|walk|get|move)\s+(in)?to\s+/gi, '')
-    .replace(/\b(enter|visit|call)\s+/gi, '')
-    .replace(/\bthe\s+/gi, '')
-    .trim();
-  const report = checkPlan([{ name: 'question', ...(englishToLtl(cleaned) ? { english: cleaned } : { ltl: cleaned }) }], plan, options);
-  if (report.ok) return { answer: true, explanation: `yes: the plan satisfies "${cleaned}"` };
+export function askAboutPlan(question: string, plan: readonly PlanStep[], options: ShieldOptions = {}): { answer: boolean; explanation: string; ltl: string } {
+  const names = new Set<string>();
+  for (const step of plan) for (const p of stepLetter(step, options.labelCall)) names.add(p);
+  for (const t of options.tools ?? []) names.add(CALL_PREFIX + t);
+  let q: PlanQuestion;
+  try {
+    q = readPlanQuestion(question, [...names]);
+  } catch (e) {
+    if (e instanceof PlanQuestionError || e instanceof EventError) throw new ShieldRuleError('question', e.message);
+    throw e;
+  }
+  const ltl = printLtl(q.formula);
+  const report = checkPlan([{ name: 'question', ltl: q.formula, description: q.reading }], plan, options);
+  // `call:bathroom` beside `bathroom` says the same twice.
+  const close = (names: readonly string[]) => names.filter((n) => !(n.startsWith(CALL_PREFIX) && names.includes(n.slice(CALL_PREFIX.length))));
+  const missing = q.unknown.map((u) => ` ("${u.phrase}" is not in the plan${u.closest.length > 0 ? `; closest: ${close(u.closest).join(', ')}` : ''})`).join('');
+  if (report.ok) return { answer: true, explanation: `yes: the plan satisfies "${q.reading}"${missing}`, ltl };
   if (report.firstViolation) {
     return {
       answer: false,
-      explanation: `no: step ${report.firstViolation.index + 1} (${describeStep(report.firstViolation.step)}) makes "${cleaned}" impossible`,
+      explanation: `no: step ${report.firstViolation.index + 1} (${describeStep(report.firstViolation.step)}) makes "${q.reading}" impossible${missing}`,
+      ltl,
     };
   }
-  return { answer: false, explanation: `no: the plan ends before "${cleaned}" is fulfilled` };
+  return { answer: false, explanation: `no: the plan ends before "${q.reading}" is fulfilled${missing}`, ltl };
 }
