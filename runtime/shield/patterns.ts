@@ -279,7 +279,10 @@ function buildMatchers(): Matcher[] {
   for (const d of PATTERNS) {
     for (const scope of Object.keys(SCOPE_PHRASE) as Scope[]) {
       if (!templateFor(d, scope, d.nRange ? d.nRange[0] : undefined)) continue;
-      for (const body of [d.english, ...(d.aliases ?? [])]) {
+      // Scopes go with the canonical sentence only: "P never happens before R" is Dwyer's scope,
+      // while "never P before R" is an everyday order constraint, read by runtime/shield/english
+      // as `!P W R` (Dwyer's `F R -> (!P U R)` would let P happen when R never comes).
+      for (const body of scope === 'globally' ? [d.english, ...(d.aliases ?? [])] : [d.english]) {
         const phrase = body + SCOPE_PHRASE[scope];
         const keys: (keyof PatternSlots)[] = [];
         const src = phrase

@@ -33,6 +33,7 @@ export class EventError extends Error {
   }
 }
 
+const CONNECTIVES = new Set(['while', 'because', 'unless', 'until', 'till', 'before', 'after', 'if', 'when', 'whenever', 'then', 'than', 'during', 'except', 'although', 'though', 'whereas', 'so']);
 const PRONOUNS = new Set(['it', 'there', 'them', 'that', 'this', 'that room', 'that place', 'this room', 'same room', 'same place', 'it again', 'there again', 'place']);
 /** Leaving a place is being somewhere else: "leave the kitchen" reads as `!kitchen`. */
 const LEAVING = ['get out of', 'step out of', 'walk out of', 'go out of', 'move out of', 'depart from', 'leave', 'leaves', 'left', 'leaving', 'exit', 'exits', 'exited', 'exiting', 'depart'];
@@ -59,7 +60,12 @@ function startsWith(words: readonly string[], seq: string): number {
   return s.every((w, i) => words[i] === w) ? s.length : 0;
 }
 
+/** Words that never belong to a name: left in a phrase, they show the sentence was misread. */
+const FUNCTION_WORDS = new Set(['not', 'never', 'no', 'always', 'must', 'should', 'can', 'may', 'will', 'would', 'do', 'does', 'did', 'and', 'or', 'nor', 'forever', 'ever']);
+
 function one(scope: EventScope, words: readonly string[], phrase: string): LtlNode {
+  const stray = words.find((w) => FUNCTION_WORDS.has(w));
+  if (stray) throw new EventError(`"${phrase}" has "${stray}" where a name should be`);
   const g = groundWords(words, scope.vocab, phrase);
   scope.groundings.push(g);
   const node = ap(g.proposition);
@@ -122,11 +128,44 @@ function splitList(words: readonly string[], separators: ReadonlySet<string>): s
 
 const PARTICLES = new Set(['off', 'on', 'up', 'down', 'out', 'away', 'back']);
 
+/** "verify_identity succeeds" / "the lookup failed": the shields' result events `ok:<tool>` / `error:<tool>`. */
+const OUTCOMES: readonly [string, string][] = [
+  ['has succeeded', 'ok'],
+  ['succeeded', 'ok'],
+  ['succeeds', 'ok'],
+  ['is successful', 'ok'],
+  ['was successful', 'ok'],
+  ['has completed', 'ok'],
+  ['completed', 'ok'],
+  ['completes', 'ok'],
+  ['has failed', 'error'],
+  ['failed', 'error'],
+  ['fails', 'error'],
+];
+
+function outcome(scope: EventScope, words: readonly string[], phrase: string): LtlNode | undefined {
+  for (const [tail, ns] of OUTCOMES) {
+    const t = tail.split(' ');
+    if (words.length <= t.length || !t.every((w, i) => words[words.length - t.length + i] === w)) continue;
+    const rest = words.slice(0, words.length - t.length);
+    if (!scope.vocab) return one(scope, [`${ns}:${rest.join('_')}`], phrase);
+    try {
+      return one(scope, [ns, ...rest], phrase);
+    } catch (e) {
+      if (e instanceof GroundingError) return undefined;
+      throw e;
+    }
+  }
+  return undefined;
+}
+
 function single(scope: EventScope, written: readonly string[], phrase: string): LtlNode {
   // "switch it off" → "switch off it": the particle back beside its verb.
   const words = written.length === 3 && /^(it|them)$/.test(written[1]) && PARTICLES.has(written[2]) ? [written[0], written[2], written[1]] : written;
   const p = pronoun(scope, words);
   if (p) return p;
+  const o = outcome(scope, words, phrase);
+  if (o) return o;
   if (!scope.vocab) {
     const l = leaving(scope, words, phrase);
     if (l) return l;
@@ -176,6 +215,10 @@ export function readEvent(tokens: readonly Token[], scope: EventScope): EventSet
   const words = contentWords(tokens.filter((t) => !t.quoted).map((t) => t.w)).filter((w) => w !== 'either' && w !== 'neither' && w !== 'both');
   const phrase = text(tokens);
   if (tokens.some((t) => t.quoted)) throw new EventError(`"${phrase}" mixes a quoted name with other words`);
+  // A connective left inside a phrase means the sentence has a shape no form reads; naming a
+  // proposition after it ("sing_while_cooking") would hide that.
+  const connective = words.find((w) => CONNECTIVES.has(w));
+  if (connective) throw new EventError(`"${phrase}" contains "${connective}", which no supported form reads there`);
   const before = scope.groundings.length;
   let first: unknown;
   if (scope.vocab) {

@@ -361,8 +361,14 @@ function readCondition(ctx: Ctx, tokens: readonly Token[]): Reading | undefined 
   }
   for (const s of ['requires', 'require', 'needs', 'depends on', 'presupposes']) {
     const i = connective(tokens, s);
-    // "B needs A" is a precondition; "the robot needs to reach B" is an obligation.
-    if (i > 0 && tokens[i + s.split(' ').length]?.w !== 'to') return precedence(ctx, clause(tokens.slice(0, i)), clause(tokens.slice(i + s.split(' ').length)));
+    // "B needs A" is a precondition; "the robot needs to reach B" is an obligation; "B needs
+    // A later" is a response.
+    if (i > 0 && tokens[i + s.split(' ').length]?.w !== 'to') {
+      const left = clause(tokens.slice(0, i));
+      const right = clause(tokens.slice(i + s.split(' ').length));
+      if (right.timing || right.eventually) return response(ctx, left, { ...right, must: true });
+      return precedence(ctx, left, right);
+    }
   }
   // Trailing conditions: "never visit A if you have been in B", "you cannot go to B if you have not been to A".
   for (const s of ['only if', 'only when', 'every time', 'each time', 'any time', 'whenever', 'when', 'if', 'once', 'as soon as']) {
