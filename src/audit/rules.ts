@@ -14,6 +14,7 @@ import type { PropertySpec } from '../../runtime/monitor/progression.js';
 import { type Diagnostic, UserError, error } from '../diagnostics/diagnostic.js';
 import type { AuditMissingPolicy } from './fields.js';
 import { englishToLtl } from '../../runtime/shield/patterns.js';
+import { EnglishError, translateConstraint } from '../../runtime/shield/english/translate.js';
 
 export interface AuditRule extends PropertySpec {
   readonly description?: string;
@@ -67,6 +68,10 @@ export function parseRuleText(text: string, file: string): RuleSet {
       // Not LTL: an English pattern sentence ("call:refund only after ok:lookup_order") is a rule
       // too. Tried only after LTL fails, so a file that parsed before keeps its meaning.
       const english = e.glued ? englishRule(`rule${k + 1}`, e.whole) : englishRule(e.name ?? `rule${k + 1}`, e.body);
+      if (typeof english === 'string') {
+        diagnostics.push(error(english, { file, line: e.line, col: e.glued ? 1 : e.col, length: Math.max(1, e.body.split('\n')[0].length) }, 'english'));
+        return;
+      }
       if (!english) {
         // Map the offset inside the (possibly continued) formula back to file line/column.
         let piece = e.pieces[0];
@@ -89,11 +94,34 @@ export function parseRuleText(text: string, file: string): RuleSet {
   return { properties };
 }
 
-/** A rule written as an English pattern sentence, described by the sentence itself. */
-function englishRule(name: string, body: string): AuditRule | undefined {
+/**
+ * A rule written in English, described by the sentence itself: a pattern sentence, or an everyday
+ * constraint sentence (runtime/shield/english) whose propositions are all written as names
+ * (`never call:refund before ok:verify_identity`). A rules file has no vocabulary to ground
+ * phrases like "enter the garage" to, and a guessed name would make a rule that silently never
+ * fires, so such a sentence is refused with the reason (a string) instead.
+ */
+function englishRule(name: string, body: string): AuditRule | string | undefined {
   const sentence = body.replace(/\s+/g, ' ').trim();
   const inst = englishToLtl(sentence);
-  return inst ? { name, formula: inst.ltl, description: sentence.replace(/\.$/, '') } : undefined;
+  if (inst) return { name, formula: inst.ltl, description: sentence.replace(/\.$/, '') };
+  // Text with LTL operators is a formula with a typo: its parse error is the useful message.
+  if (/[()&|!]|->/.test(sentence)) return undefined;
+  let t;
+  try {
+    t = translateConstraint(sentence);
+  } catch (e) {
+    if (e instanceof EnglishError) return e.message;
+    throw e;
+  }
+  const guessed = t.groundings.filter((g) => g.how !== 'verbatim');
+  if (guessed.length > 0) {
+    return (
+      `"${sentence}" names ${guessed.map((g) => `"${g.phrase}"`).join(', ')} by words, not by proposition; ` +
+      `write the propositions (e.g. ${guessed.map((g) => g.proposition).join(', ')}) as they appear in the events`
+    );
+  }
+  return { name, formula: t.formula, description: sentence.replace(/\.$/, '') };
 }
 
 function stripComment(line: string): string {
@@ -147,6 +175,7 @@ export function parseRuleJson(text: string, file: string): RuleSet {
       } catch (err) {
         if (!(err instanceof LtlSyntaxError)) throw err;
         const english = englishRule(p.name, p.formula);
+        if (typeof english === 'string') fail(file, `property '${p.name}': ${english}`, 'english');
         if (english) return { ...english, ...(typeof p.description === 'string' ? { description: p.description } : {}) };
         fail(file, `property '${p.name}': ${err.message} at column ${err.col} of "${p.formula}"`, 'parse');
       }

@@ -212,6 +212,14 @@ export function readEvent(tokens: readonly Token[], scope: EventScope): EventSet
     scope.last = ap(g.proposition);
     return { join: 'or', items: [scope.last] };
   }
+  // A name written as one token (`call:refund`, `door_open`, `turnOffOven`) is used as written
+  // when there is no vocabulary to ground it to.
+  if (!scope.vocab && tokens.length === 1 && /[:_./0-9]|[a-z][A-Z]/.test(tokens[0].raw) && !FUNCTION_WORDS.has(tokens[0].w)) {
+    const g: Grounding = { phrase: tokens[0].raw, proposition: tokens[0].raw, how: 'verbatim' };
+    scope.groundings.push(g);
+    scope.last = ap(g.proposition);
+    return { join: 'or', items: [scope.last] };
+  }
   const words = contentWords(tokens.filter((t) => !t.quoted).map((t) => t.w)).filter((w) => w !== 'either' && w !== 'neither' && w !== 'both');
   const phrase = text(tokens);
   if (tokens.some((t) => t.quoted)) throw new EventError(`"${phrase}" mixes a quoted name with other words`);
