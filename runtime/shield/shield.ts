@@ -19,6 +19,7 @@ import type { LtlNode } from '../ltl/syntax.js';
 import { TermStore } from '../monitor/terms.js';
 import { type Letter, LtlfDfa } from './dfa.js';
 import { EventError } from './english/event.js';
+import { englishRule } from './english/rule.js';
 import { englishToLtl, explainLtl } from './patterns.js';
 import { type PlanQuestion, PlanQuestionError, readPlanQuestion } from './plan-question.js';
 
@@ -85,11 +86,23 @@ export class ShieldRuleError extends Error {
 
 export const CALL_PREFIX = 'call:';
 
-/** Normalise rule inputs: English sentences are compiled with the pattern library. */
+/** A string rule is English when it is a pattern sentence, or is not LTL and has no LTL operators. */
+function looksEnglish(text: string): boolean {
+  if (englishToLtl(text)) return true;
+  if (/[()&|!]|->/.test(text)) return false;
+  try {
+    parseLtl(text);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Normalise rule inputs: English sentences are read by the pattern library, then the English forms (english/rule.ts). */
 export function resolveRules(rules: readonly RuleInput[]): ResolvedRule[] {
   const names = new Set<string>();
   return rules.map((r, i) => {
-    const rule: ShieldRule = typeof r === 'string' ? { name: `rule ${i + 1}`, ...(englishToLtl(r) ? { english: r } : { ltl: r }) } : r;
+    const rule: ShieldRule = typeof r === 'string' ? { name: `rule ${i + 1}`, ...(looksEnglish(r) ? { english: r } : { ltl: r }) } : r;
     if (names.has(rule.name)) throw new ShieldRuleError(rule.name, 'duplicate rule name');
     names.add(rule.name);
     let formula: LtlNode;
@@ -101,10 +114,11 @@ export function resolveRules(rules: readonly RuleInput[]): ResolvedRule[] {
         throw new ShieldRuleError(rule.name, `cannot parse LTL: ${(e as Error).message}`);
       }
     } else if (rule.english !== undefined) {
-      const inst = englishToLtl(rule.english);
-      if (!inst) throw new ShieldRuleError(rule.name, `no English pattern matches "${rule.english}"`);
-      formula = inst.ltl;
-      english = rule.english.trim().replace(/\.$/, '');
+      const read = englishRule(rule.english);
+      if (!read) throw new ShieldRuleError(rule.name, `"${rule.english}" is not an English sentence`);
+      if ('error' in read) throw new ShieldRuleError(rule.name, read.error);
+      formula = read.formula;
+      english = read.description;
     } else {
       throw new ShieldRuleError(rule.name, 'needs `ltl` or `english`');
     }

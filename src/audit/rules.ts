@@ -13,8 +13,7 @@ import type { LabelRules } from '../../runtime/monitor/label.js';
 import type { PropertySpec } from '../../runtime/monitor/progression.js';
 import { type Diagnostic, UserError, error } from '../diagnostics/diagnostic.js';
 import type { AuditMissingPolicy } from './fields.js';
-import { englishToLtl } from '../../runtime/shield/patterns.js';
-import { EnglishError, translateConstraint } from '../../runtime/shield/english/translate.js';
+import { englishRule as readEnglishRule } from '../../runtime/shield/english/rule.js';
 
 export interface AuditRule extends PropertySpec {
   readonly description?: string;
@@ -95,33 +94,13 @@ export function parseRuleText(text: string, file: string): RuleSet {
 }
 
 /**
- * A rule written in English, described by the sentence itself: a pattern sentence, or an everyday
- * constraint sentence (runtime/shield/english) whose propositions are all written as names
- * (`never call:refund before ok:verify_identity`). A rules file has no vocabulary to ground
- * phrases like "enter the garage" to, and a guessed name would make a rule that silently never
- * fires, so such a sentence is refused with the reason (a string) instead.
+ * A rule written in English (runtime/shield/english/rule.ts): the rule, the reason it is refused
+ * (a string), or undefined when the text is not English.
  */
 function englishRule(name: string, body: string): AuditRule | string | undefined {
-  const sentence = body.replace(/\s+/g, ' ').trim();
-  const inst = englishToLtl(sentence);
-  if (inst) return { name, formula: inst.ltl, description: sentence.replace(/\.$/, '') };
-  // Text with LTL operators is a formula with a typo: its parse error is the useful message.
-  if (/[()&|!]|->/.test(sentence)) return undefined;
-  let t;
-  try {
-    t = translateConstraint(sentence);
-  } catch (e) {
-    if (e instanceof EnglishError) return e.message;
-    throw e;
-  }
-  const guessed = t.groundings.filter((g) => g.how !== 'verbatim');
-  if (guessed.length > 0) {
-    return (
-      `"${sentence}" names ${guessed.map((g) => `"${g.phrase}"`).join(', ')} by words, not by proposition; ` +
-      `write the propositions (e.g. ${guessed.map((g) => g.proposition).join(', ')}) as they appear in the events`
-    );
-  }
-  return { name, formula: t.formula, description: sentence.replace(/\.$/, '') };
+  const r = readEnglishRule(body);
+  if (!r) return undefined;
+  return 'error' in r ? r.error : { name, formula: r.formula, description: r.description };
 }
 
 function stripComment(line: string): string {
