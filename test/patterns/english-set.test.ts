@@ -18,6 +18,7 @@ interface Entry {
   readonly form: string;
   readonly source?: string;
   readonly expect?: 'unsupported';
+  readonly batch?: 'held-out';
 }
 const data = JSON.parse(readFileSync(new URL('../fixtures/english/sentences.json', import.meta.url), 'utf8')) as {
   vocabularies: Record<string, string[]>;
@@ -81,12 +82,18 @@ describe('the English sentence set', () => {
 
   it('per-form table', () => {
     const forms = ['ordering', 'prohibition', 'obligation', 'response', 'counting'];
-    const rows = forms.map((form) => {
-      const all = results.filter(({ e }) => e.form === form);
-      return { form, sentences: all.length, translated: all.filter(({ r }) => r.ok).length, paper: all.filter(({ e }) => e.source === 'paper').length };
-    });
-    const total = { form: 'total', sentences: results.length, translated: results.filter(({ r }) => r.ok).length, paper: results.filter(({ e }) => e.source === 'paper').length };
-    const lines = ['| form | sentences | translated correctly | from the paper |', '|---|---|---|---|', ...[...rows, total].map((r) => `| ${r.form} | ${r.sentences} | ${r.translated} | ${r.paper} |`)];
+    const row = (form: string, all: typeof results) => {
+      const held = all.filter(({ e }) => e.batch === 'held-out');
+      const paper = all.filter(({ e }) => e.source === 'paper');
+      const ok = (xs: typeof results) => xs.filter(({ r }) => r.ok).length;
+      return `| ${form} | ${ok(all)} / ${all.length} | ${ok(paper)} / ${paper.length} | ${ok(held)} / ${held.length} |`;
+    };
+    const lines = [
+      '| form | translated correctly | of them from the paper | of them held out |',
+      '|---|---|---|---|',
+      ...forms.map((form) => row(form, results.filter(({ e }) => e.form === form))),
+      row('all', results),
+    ];
     console.log(lines.join('\n'));
     const failures = results.filter(({ e, r }) => !r.ok && !e.expect).map(({ e, r }) => `${e.sentence}: ${(r as { why: string }).why}`);
     expect(failures).toEqual([]);

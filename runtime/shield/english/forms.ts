@@ -11,7 +11,7 @@
  *                … in the next step / right after (→ X B), … never B (→ G !B)
  *   counting     at least / at most / exactly N times, N times in a row
  *
- * Weak until, as in the Safety Chip paper (paper 004): an order constraint never obliges anything
+ * Weak until, as in the Safety Chip paper (Yang et al.): an order constraint never obliges anything
  * to happen, so a shield blocks B until A but never blames a session for ending without A. Prohibitions
  * about the next step use the weak next (`!X B`), so they cannot fail because the trace ended.
  */
