@@ -146,7 +146,7 @@ function response(ctx: Ctx, trigger: Clause, then: Clause): Reading {
     throw new FormError('a negative condition ("if you have not …") needs a prohibition after it ("… you cannot …")', 'response');
   }
   if (then.may && !then.must && !then.neg && !then.always) {
-    throw new FormError('"… you may …" grants a permission; a rule needs "must", "never", "only after" …', 'response');
+    throw new FormError('"… you may …" grants a permission; a rule needs "must", "never" or "only after"', 'response');
   }
   const a = event(ctx, trigger);
   const b = event(ctx, then);
@@ -215,7 +215,7 @@ function simple(ctx: Ctx, c: Clause): Reading {
     return { form: 'prohibition', formula: each1(e, true, (x) => G(not(x))) };
   }
   if (c.always || t?.kind === 'always') return { form: 'obligation', formula: each1(e, false, G) };
-  if (c.may && !c.must) throw new FormError('"you may …" grants a permission; a rule needs "must", "never", "only after", …', 'obligation');
+  if (c.may && !c.must) throw new FormError('"you may …" grants a permission; a rule needs "must", "never" or "only after"', 'obligation');
   if (t?.kind === 'next') return { form: 'obligation', formula: each1(e, false, X) };
   if (t?.kind === 'within') return { form: 'obligation', formula: each1(e, false, (x) => within(x, t.n)) };
   if (!c.must && !c.eventually && t?.kind !== 'later') {

@@ -147,7 +147,7 @@ export function translateConstraint(input: string, options: EnglishOptions = {})
       const grounding = e.suggestions.length > 0 || /does not name|ambiguous|refers to nothing|names no/.test(e.message);
       const form = grounding ? undefined : (e.form ?? closestForm(segment));
       const hint = form ? ` Closest supported form: ${form} — ${FORM_EXAMPLES[form].map((x) => `"${x}"`).join(', ')}.` : '';
-      throw new EnglishError(`cannot translate "${segment}": ${e.message}.${hint}`, segment, form, e.suggestions);
+      throw new EnglishError(`cannot translate "${segment}": ${e.message.replace(/\.+$/, '')}.${hint}`, segment, form, e.suggestions);
     }
   }
   if (parts.length === 0) throw new EnglishError('the constraint has no words', input, undefined, []);
