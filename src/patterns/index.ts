@@ -18,3 +18,13 @@ export {
 } from '../../runtime/shield/patterns.js';
 export { satisfiableLtlf } from '../../runtime/shield/dfa.js';
 export { TranslationError, formatTranslation, translateEnglish, type Translation, type TranslateOptions } from './translate.js';
+export {
+  EnglishError,
+  FORM_EXAMPLES,
+  closestForm,
+  translateConstraint,
+  type EnglishOptions,
+  type EnglishTranslation,
+  type Form,
+  type Grounding,
+} from '../../runtime/shield/english/translate.js';

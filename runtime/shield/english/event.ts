@@ -6,7 +6,7 @@
  * at X). Every grounding is recorded so the translation can show what each phrase became.
  */
 import type { LtlNode } from '../../ltl/syntax.js';
-import { type Grounding, GroundingError, type Vocabulary, contentWords, groundWords, nameWords, withoutMotion } from './ground.js';
+import { type Grounding, GroundingError, type Vocabulary, contentWords, groundWords, nameWords, suggestions, withoutMotion } from './ground.js';
 import { text } from './clause.js';
 import type { Token } from './words.js';
 
@@ -207,6 +207,10 @@ function listItems(scope: EventScope, items: readonly string[][]): LtlNode[] {
 export function readEvent(tokens: readonly Token[], scope: EventScope): EventSet {
   if (tokens.length === 0) throw new EventError('the sentence names no action or place');
   if (tokens.length === 1 && tokens[0].quoted) {
+    // A quoted name is exact; with a vocabulary it must be one of its entries.
+    if (scope.vocab && !scope.vocab.names.includes(tokens[0].raw)) {
+      throw new EventError(`"${tokens[0].raw}" is not a known proposition`, suggestions(tokens[0].raw.toLowerCase().split(/\s+/), scope.vocab));
+    }
     const g: Grounding = { phrase: tokens[0].raw, proposition: tokens[0].raw, how: 'verbatim' };
     scope.groundings.push(g);
     scope.last = ap(g.proposition);

@@ -144,7 +144,7 @@ export function translateConstraint(input: string, options: EnglishOptions = {})
       forms.push(r.form);
     } catch (e) {
       if (!(e instanceof FormError)) throw e;
-      const grounding = e.suggestions.length > 0 || /does not name|ambiguous|refers to nothing|names no/.test(e.message);
+      const grounding = e.suggestions.length > 0 || /does not name|not a known proposition|ambiguous|refers to nothing|names no/.test(e.message);
       const form = grounding ? undefined : (e.form ?? closestForm(segment));
       const hint = form ? ` Closest supported form: ${form} — ${FORM_EXAMPLES[form].map((x) => `"${x}"`).join(', ')}.` : '';
       throw new EnglishError(`cannot translate "${segment}": ${e.message.replace(/\.+$/, '')}.${hint}`, segment, form, e.suggestions);
