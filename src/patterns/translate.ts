@@ -54,6 +54,8 @@ export class TranslationError extends Error {
     message: string,
     /** The LTL the model produced, when there was one: always shown, never hidden. */
     readonly ltl?: string,
+    /** The part of the input the error is about (offline translator), when known. */
+    readonly phrase?: string,
   ) {
     super(message);
     this.name = 'TranslationError';
@@ -164,7 +166,10 @@ export async function translateEnglish(text: string, options: TranslateOptions =
     offline = e;
   }
   const model = options.model;
-  if (!model) throw new TranslationError(offline.message);
+  if (!model) {
+    const phrase = offline.phrase && offline.sentence.toLowerCase().includes(offline.phrase.toLowerCase()) ? offline.phrase : offline.sentence;
+    throw new TranslationError(offline.message, undefined, phrase);
+  }
 
   // 1. Lift referring expressions.
   const listed = await model.complete(

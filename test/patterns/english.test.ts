@@ -152,5 +152,8 @@ describe('tslc explain-ltl --english', () => {
     expect((sim as UserError).message).toMatch(/the model could not translate/);
     await expect(explainLtl({ text: 'x', english: true, model: 'nonsense:' })).rejects.toThrow(/invalid model/);
     await expect(explainLtl({ text: 'G a', props: ['a'] })).rejects.toThrow(/go with --english/);
+    // A phrase that does not ground is pointed at, like a formula's syntax error.
+    const e = await explainLtl({ text: 'Never walk into the dinning room', english: true, props: ['dining_room'] }).catch((x: unknown) => x);
+    expect((e as UserError).diagnostics[0].span).toEqual({ file: '<sentence>', line: 1, col: 7, length: 26 });
   });
 });

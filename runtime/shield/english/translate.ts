@@ -55,6 +55,8 @@ export class EnglishError extends Error {
     readonly closestForm: Form | undefined,
     /** Vocabulary entries close to a phrase that did not ground. */
     readonly suggestions: readonly string[],
+    /** The phrase the error is about, as read (for pointing at it in the input). */
+    readonly phrase?: string,
   ) {
     super(message);
     this.name = 'EnglishError';
@@ -147,7 +149,8 @@ export function translateConstraint(input: string, options: EnglishOptions = {})
       const grounding = e.suggestions.length > 0 || /does not name|not a known proposition|ambiguous|refers to nothing|names no/.test(e.message);
       const form = grounding ? undefined : (e.form ?? closestForm(segment));
       const hint = form ? ` Closest supported form: ${form} — ${FORM_EXAMPLES[form].map((x) => `"${x}"`).join(', ')}.` : '';
-      throw new EnglishError(`cannot translate "${segment}": ${e.message.replace(/\.+$/, '')}.${hint}`, segment, form, e.suggestions);
+      const phrase = /^"([^"]+)"/.exec(e.message)?.[1];
+      throw new EnglishError(`cannot translate "${segment}": ${e.message.replace(/\.+$/, '')}.${hint}`, segment, form, e.suggestions, phrase);
     }
   }
   if (parts.length === 0) throw new EnglishError('the constraint has no words', input, undefined, []);

@@ -18,6 +18,7 @@ import { ExitCode } from '../exit-codes.js';
 import { readUserFile, registerSource } from '../io.js';
 
 const SOURCE = '<formula>';
+const SENTENCE = '<sentence>';
 
 /** Seams for tests: where a model comes from (the CLI builds one from `--model` / `TSLC_MODEL`). */
 export interface ExplainLtlDeps {
@@ -89,7 +90,12 @@ async function english(text: string, args: Record<string, unknown>, deps: Explai
     t = await translateEnglish(text, { ...(model ? { model } : {}), ...(propositions ? { propositions } : {}) });
   } catch (e) {
     if (e instanceof TranslationError) {
-      throw new UserError({ severity: 'error', message: e.message + (e.ltl !== undefined ? ` (the model answered: ${e.ltl})` : ''), code: 'english' });
+      const message = e.message + (e.ltl !== undefined ? ` (the model answered: ${e.ltl})` : '');
+      // Point at the phrase (or sentence) the error is about, like a formula's syntax error.
+      const at = e.phrase ? text.toLowerCase().indexOf(e.phrase.toLowerCase()) : -1;
+      if (at < 0) throw new UserError({ severity: 'error', message, code: 'english' });
+      registerSource(SENTENCE, text);
+      throw new UserError({ severity: 'error', message, code: 'english', span: { file: SENTENCE, line: 1, col: at + 1, length: e.phrase!.length } });
     }
     if (e instanceof LlmError) throw new UserError({ severity: 'error', message: `the model could not translate the sentence: ${e.message}`, code: 'english' });
     throw e;
