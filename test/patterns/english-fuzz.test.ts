@@ -51,17 +51,18 @@ describe('the English translator on word salad', () => {
         fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 12 }),
         fc.boolean(),
         (lead, words, withVocab) => {
-        const sentence = lead + words.join(' ');
-        try {
-          const t = translateConstraint(sentence, withVocab ? { vocabulary: VOCAB } : {});
-          translated++;
-          if (withVocab) for (const a of atoms(t.formula, new Set())) expect(VOCAB, `${sentence} → ${t.ltl}`).toContain(a);
-          expect(t.english.length).toBeGreaterThan(0);
-        } catch (e) {
-          if (!(e instanceof EnglishError)) throw e;
-          expect(e.message).toMatch(/^(cannot translate|the constraint)/);
-        }
-      }),
+          const sentence = lead + words.join(' ');
+          try {
+            const t = translateConstraint(sentence, withVocab ? { vocabulary: VOCAB } : {});
+            translated++;
+            if (withVocab) for (const a of atoms(t.formula, new Set())) expect(VOCAB, `${sentence} → ${t.ltl}`).toContain(a);
+            expect(t.english.length).toBeGreaterThan(0);
+          } catch (e) {
+            if (!(e instanceof EnglishError)) throw e;
+            expect(e.message).toMatch(/^(cannot translate|the constraint)/);
+          }
+        },
+      ),
       { numRuns: 3000, seed: 21 },
     );
     // The salad must exercise the translating paths, not only the refusals.
