@@ -241,8 +241,24 @@ export class Evaluator {
     this.failAt(`${message}, the last call being ${last[0]}: does this recursion reach its base case?`, last[1]);
   }
 
+  /** The generator that evaluates a request (one per kind, so no node needs two). */
   private task(r: Request): Task {
-    return 'e' in r ? this.expr(r.e, r.scope) : this.binding(r.binding, r.scope, r.call);
+    if (!('e' in r)) return this.binding(r.binding, r.scope, r.call);
+    const e = r.e;
+    switch (e.kind) {
+      case 'id':
+        return this.identifier(e, r.scope);
+      case 'call':
+        return this.call(e, r.scope);
+      case 'prefix':
+        return this.prefix(e, r.scope);
+      case 'indexed':
+        return this.indexed(e, r.scope);
+      case 'binary':
+        return this.binary(e, r.scope);
+      default:
+        return this.expr(e, r.scope);
+    }
   }
 
   /** The value of a leaf without a task of its own, or undefined when it needs one. */
@@ -280,7 +296,7 @@ export class Evaluator {
           const known = bus !== undefined || this.defs.has(e.name) || this.params.has(e.name);
           return this.fail(`'${e.name}' is ${known ? 'not a bus' : 'not declared'}; only buses can be indexed`, e.start, e.nameEnd - e.start);
         }
-        const i = yield* this.number(e.index, scope);
+        const i = this.asNumber(this.leaf(e.index, scope) ?? (yield { e: e.index, scope }), e.index);
         if (i < 0 || i >= bus.width) this.failAt(`index ${i} is out of range for bus '${bus.name}' of width ${bus.width}`, e);
         return ltl(ap(busElement(bus.name, i)));
       }
@@ -296,9 +312,9 @@ export class Evaluator {
         return makeSet(items);
       }
       case 'range': {
-        const first = yield* this.number(e.first, scope);
-        const step = e.second ? (yield* this.number(e.second, scope)) - first : 1;
-        const last = yield* this.number(e.last, scope);
+        const first = this.asNumber(this.leaf(e.first, scope) ?? (yield { e: e.first, scope }), e.first);
+        const step = e.second ? (this.asNumber(this.leaf(e.second, scope) ?? (yield { e: e.second, scope }), e.second)) - first : 1;
+        const last = this.asNumber(this.leaf(e.last, scope) ?? (yield { e: e.last, scope }), e.last);
         const count = rangeLength(first, step, last);
         if (count === undefined) return this.failAt(`this range never ends (step 0 from ${first} to ${last})`, e);
         if (count > MAX_ELEMENTS) this.failAt(`this range has too many elements (${count})`, e);
@@ -307,7 +323,7 @@ export class Evaluator {
         return makeSet(items);
       }
       case 'size': {
-        const v = yield* this.value(e.arg, scope);
+        const v = (this.leaf(e.arg, scope) ?? (yield { e: e.arg, scope }));
         if (v.t === 'set') return num(v.items.length);
         if (v.t === 'bus') return num(v.width);
         return this.failAt(`|…| needs a set or a bus, not a ${describe(v)}`, e.arg);
@@ -315,27 +331,23 @@ export class Evaluator {
     }
   }
 
-  private *value(e: Expr, scope: Scope): Generator<Request, Value, Value> {
-    return this.leaf(e, scope) ?? (yield { e, scope });
-  }
-  private *number(e: Expr, scope: Scope): Generator<Request, number, Value> {
-    const v = this.leaf(e, scope) ?? (yield { e, scope });
+  // Sub-expressions are fetched inline, `this.leaf(x, scope) ?? (yield { e: x, scope })`, rather
+  // than through helper generators: a deep evaluation keeps every suspended generator alive, and
+  // each helper would add one per level.
+  private asNumber(v: Value, e: Expr): number {
     if (v.t !== 'num') this.failAt(`expected a number, but this is a ${describe(v)}`, e);
     return (v as { n: number }).n;
   }
-  private *formulaOf(e: Expr, scope: Scope): Generator<Request, Formula, Value> {
-    const v = this.leaf(e, scope) ?? (yield { e, scope });
+  private asFormula(v: Value, e: Expr): Formula {
     if (v.t !== 'ltl') this.failAt(`expected a formula, but this is a ${describe(v)}`, e);
     return (v as { f: Formula }).f;
   }
-  private *setOf(e: Expr, scope: Scope): Generator<Request, readonly Value[], Value> {
-    const v = this.leaf(e, scope) ?? (yield { e, scope });
+  private asSet(v: Value, e: Expr): readonly Value[] {
     if (v.t !== 'set') this.failAt(`expected a set, but this is a ${describe(v)}`, e);
     return (v as { items: readonly Value[] }).items;
   }
   /** A condition (guard, comparison): must evaluate to the constant true or false. */
-  private *condition(e: Expr, scope: Scope): Generator<Request, boolean, Value> {
-    const v = this.leaf(e, scope) ?? (yield { e, scope });
+  private asCondition(v: Value, e: Expr): boolean {
     if (v.t === 'ltl' && (v.f === TRUE || v.f === FALSE)) return v.f === TRUE;
     return this.failAt(`this condition must evaluate to true or false, not a ${describe(v)}`, e);
   }
@@ -404,13 +416,13 @@ export class Evaluator {
     for (const alt of alts) {
       if (!isColon(alt)) guards.push(true);
       else if (alt.left.kind === 'otherwise') guards.push('otherwise');
-      else guards.push(yield* this.condition(alt.left, scope));
+      else guards.push(this.asCondition(this.leaf(alt.left, scope) ?? (yield { e: alt.left, scope }), alt.left));
     }
     const anyOther = guards.some((g) => g === true);
     const chosen = alts.filter((_, i) => (guards[i] === 'otherwise' ? !anyOther : guards[i]));
     const where = call ?? b;
-    const args = call ? ` to (${this.argumentText(b, scope)})` : '';
-    if (chosen.length === 0) return this.fail(`no case of '${b.name}' applies${args}`, where.start, (call ? call.end : b.start + b.name.length) - where.start);
+    const args = () => (call ? ` to (${this.argumentText(b, scope)})` : '');
+    if (chosen.length === 0) return this.fail(`no case of '${b.name}' applies${args()}`, where.start, (call ? call.end : b.start + b.name.length) - where.start);
     const values: Value[] = [];
     for (const alt of chosen) {
       const body = isColon(alt) ? alt.right : alt;
@@ -422,7 +434,7 @@ export class Evaluator {
     if (values.every((v) => v.t === 'num')) return values.reduce((x, y) => ((x as { n: number }).n <= (y as { n: number }).n ? x : y));
     const lines = chosen.map((alt) => this.lexer.position(alt.start).line).join(', ');
     return this.fail(
-      `several cases of '${b.name}' apply${args} (lines ${lines}) with different values; make the guards exclusive`,
+      `several cases of '${b.name}' apply${args()} (lines ${lines}) with different values; make the guards exclusive`,
       where.start,
       (call ? call.end : b.start + b.name.length) - where.start,
     );
@@ -435,23 +447,23 @@ export class Evaluator {
   private *prefix(e: Expr & { kind: 'prefix' }, scope: Scope): Task {
     switch (e.op) {
       case '!':
-        return ltl(not(yield* this.formulaOf(e.arg, scope)));
+        return ltl(not(this.asFormula(this.leaf(e.arg, scope) ?? (yield { e: e.arg, scope }), e.arg)));
       case 'X':
-        return ltl(X(yield* this.formulaOf(e.arg, scope)));
+        return ltl(X(this.asFormula(this.leaf(e.arg, scope) ?? (yield { e: e.arg, scope }), e.arg)));
       case 'F':
-        return ltl(Fin(yield* this.formulaOf(e.arg, scope)));
+        return ltl(Fin(this.asFormula(this.leaf(e.arg, scope) ?? (yield { e: e.arg, scope }), e.arg)));
       case 'G':
-        return ltl(Glob(yield* this.formulaOf(e.arg, scope)));
+        return ltl(Glob(this.asFormula(this.leaf(e.arg, scope) ?? (yield { e: e.arg, scope }), e.arg)));
       case 'SIZE':
-        return num((yield* this.setOf(e.arg, scope)).length);
+        return num((this.asSet(this.leaf(e.arg, scope) ?? (yield { e: e.arg, scope }), e.arg)).length);
       case 'SIZEOF': {
-        const v = yield* this.value(e.arg, scope);
+        const v = (this.leaf(e.arg, scope) ?? (yield { e: e.arg, scope }));
         if (v.t !== 'bus') this.failAt(`SIZEOF needs a bus, not a ${describe(v)}`, e.arg);
         return num((v as { width: number }).width);
       }
       case 'MIN':
       case 'MAX': {
-        const items = yield* this.setOf(e.arg, scope);
+        const items = this.asSet(this.leaf(e.arg, scope) ?? (yield { e: e.arg, scope }), e.arg);
         if (items.length === 0) this.failAt(`${e.op} of an empty set`, e);
         let best: number | undefined;
         for (const v of items) {
@@ -466,23 +478,23 @@ export class Evaluator {
   private *indexed(e: Expr & { kind: 'indexed' }, scope: Scope): Task {
     if (e.op === 'X') {
       if (e.params.length !== 1) this.failAt('X[n] takes one number', e);
-      const n = yield* this.number(e.params[0], scope);
+      const n = this.asNumber(this.leaf(e.params[0], scope) ?? (yield { e: e.params[0], scope }), e.params[0]);
       if (n < 0) this.failAt(`X[${n}] needs n >= 0`, e.params[0]);
       if (n > MAX_ELEMENTS) this.failAt(`X[${n}] is too long`, e.params[0]);
-      let f = yield* this.formulaOf(e.arg, scope);
+      let f = this.asFormula(this.leaf(e.arg, scope) ?? (yield { e: e.arg, scope }), e.arg);
       for (let i = 0; i < n; i++) f = X(f);
       return ltl(f);
     }
     if (e.op === 'F' || e.op === 'G') {
       const p = e.params[0];
       if (e.params.length !== 1 || !isColon(p)) return this.failAt(`${e.op}[a:b] takes a range a:b`, e);
-      const a = yield* this.number(p.left, scope);
-      const b = yield* this.number(p.right, scope);
+      const a = this.asNumber(this.leaf(p.left, scope) ?? (yield { e: p.left, scope }), p.left);
+      const b = this.asNumber(this.leaf(p.right, scope) ?? (yield { e: p.right, scope }), p.right);
       // syfco: an empty interval gives true (for F as well as G).
       if (a > b) return TRUE_VALUE;
       if (a < 0) this.failAt(`${e.op}[${a}:${b}] needs 0 <= a`, p);
       if (b - a > MAX_ELEMENTS) this.failAt(`${e.op}[${a}:${b}] is too long`, p);
-      const body = yield* this.formulaOf(e.arg, scope);
+      const body = this.asFormula(this.leaf(e.arg, scope) ?? (yield { e: e.arg, scope }), e.arg);
       const steps: Formula[] = [];
       let f = body;
       for (let i = 0; i <= b; i++, f = X(f)) if (i >= a) steps.push(f);
@@ -537,84 +549,84 @@ export class Evaluator {
     }
     const p = e.params[k];
     if (p.kind === 'binary' && p.op === 'IN' && p.left.kind === 'id') {
-      for (const v of yield* this.setOf(p.right, scope)) yield* this.instances(e, k + 1, bind(scope, p.left.name, v), out);
+      for (const v of this.asSet(this.leaf(p.right, scope) ?? (yield { e: p.right, scope }), p.right)) yield* this.instances(e, k + 1, bind(scope, p.left.name, v), out);
       return;
     }
     const range = rangeSugar(p);
     if (range) {
-      const lo = (yield* this.number(range.lo, scope)) + (range.strictLo ? 1 : 0);
-      const hi = (yield* this.number(range.hi, scope)) - (range.strictHi ? 1 : 0);
+      const lo = (this.asNumber(this.leaf(range.lo, scope) ?? (yield { e: range.lo, scope }), range.lo)) + (range.strictLo ? 1 : 0);
+      const hi = (this.asNumber(this.leaf(range.hi, scope) ?? (yield { e: range.hi, scope }), range.hi)) - (range.strictHi ? 1 : 0);
       if (hi - lo + 1 > MAX_ELEMENTS) this.failAt(`this range has too many elements (${hi - lo + 1})`, p);
       for (let i = lo; i <= hi; i++) yield* this.instances(e, k + 1, bind(scope, range.name, num(i)), out);
       return;
     }
-    if (yield* this.condition(p, scope)) yield* this.instances(e, k + 1, scope, out);
+    if (this.asCondition(this.leaf(p, scope) ?? (yield { e: p, scope }), p)) yield* this.instances(e, k + 1, scope, out);
   }
 
   private *binary(e: Expr & { kind: 'binary' }, scope: Scope): Task {
     switch (e.op) {
       case ':': {
         // A guarded value outside a definition's cases (syfco allows it): the value if the guard holds.
-        if (e.left.kind !== 'otherwise' && !(yield* this.condition(e.left, scope))) {
+        if (e.left.kind !== 'otherwise' && !(this.asCondition(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left))) {
           return this.failAt('the guard of this value does not hold', e.left);
         }
-        return yield* this.value(e.right, scope);
+        return (this.leaf(e.right, scope) ?? (yield { e: e.right, scope }));
       }
       case '&&':
       case '||': {
         // A chain a && b && c … is one n-ary conjunction: evaluated operand by operand, combined once.
         const fs: Formula[] = [];
-        for (const x of chainOperands(e)) fs.push(yield* this.formulaOf(x, scope));
+        for (const x of chainOperands(e)) fs.push(this.asFormula(this.leaf(x, scope) ?? (yield { e: x, scope }), x));
         return ltl(connective(e.op === '&&' ? 'and' : 'or', fs));
       }
       case '->':
-        return ltl(implies(yield* this.formulaOf(e.left, scope), yield* this.formulaOf(e.right, scope)));
+        return ltl(implies(this.asFormula(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left), this.asFormula(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)));
       case '<->':
-        return ltl(iff(yield* this.formulaOf(e.left, scope), yield* this.formulaOf(e.right, scope)));
+        return ltl(iff(this.asFormula(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left), this.asFormula(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)));
       case 'U':
-        return ltl(U(yield* this.formulaOf(e.left, scope), yield* this.formulaOf(e.right, scope)));
+        return ltl(U(this.asFormula(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left), this.asFormula(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)));
       case 'W':
-        return ltl(W(yield* this.formulaOf(e.left, scope), yield* this.formulaOf(e.right, scope)));
+        return ltl(W(this.asFormula(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left), this.asFormula(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)));
       case 'R':
-        return ltl(R(yield* this.formulaOf(e.left, scope), yield* this.formulaOf(e.right, scope)));
+        return ltl(R(this.asFormula(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left), this.asFormula(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)));
       case 'IN': {
-        const v = yield* this.value(e.left, scope);
+        const v = (this.leaf(e.left, scope) ?? (yield { e: e.left, scope }));
         const k = keyOf(v);
-        return bool((yield* this.setOf(e.right, scope)).some((w) => keyOf(w) === k));
+        return bool((this.asSet(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)).some((w) => keyOf(w) === k));
       }
       case '==':
       case '!=':
-        return this.equality(e, yield* this.value(e.left, scope), yield* this.value(e.right, scope));
+        return this.equality(e, (this.leaf(e.left, scope) ?? (yield { e: e.left, scope })), (this.leaf(e.right, scope) ?? (yield { e: e.right, scope })));
       case '<':
-        return bool((yield* this.number(e.left, scope)) < (yield* this.number(e.right, scope)));
+        return bool((this.asNumber(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left)) < (this.asNumber(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)));
       case '<=':
-        return bool((yield* this.number(e.left, scope)) <= (yield* this.number(e.right, scope)));
+        return bool((this.asNumber(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left)) <= (this.asNumber(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)));
       case '>':
-        return bool((yield* this.number(e.left, scope)) > (yield* this.number(e.right, scope)));
+        return bool((this.asNumber(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left)) > (this.asNumber(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)));
       case '>=':
-        return bool((yield* this.number(e.left, scope)) >= (yield* this.number(e.right, scope)));
+        return bool((this.asNumber(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left)) >= (this.asNumber(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)));
       case 'CUP':
-        return makeSet([...(yield* this.setOf(e.left, scope)), ...(yield* this.setOf(e.right, scope))]);
+        return makeSet([...(this.asSet(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left)), ...(this.asSet(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right))]);
       case 'CAP': {
-        const l = yield* this.setOf(e.left, scope);
-        const r = new Set((yield* this.setOf(e.right, scope)).map(keyOf));
+        const l = this.asSet(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left);
+        const r = new Set((this.asSet(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)).map(keyOf));
         return makeSet(l.filter((v) => r.has(keyOf(v))));
       }
       case 'SETMINUS': {
-        const l = yield* this.setOf(e.left, scope);
-        const r = new Set((yield* this.setOf(e.right, scope)).map(keyOf));
+        const l = this.asSet(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left);
+        const r = new Set((this.asSet(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)).map(keyOf));
         return makeSet(l.filter((v) => !r.has(keyOf(v))));
       }
       case '+':
-        return num((yield* this.number(e.left, scope)) + (yield* this.number(e.right, scope)));
+        return num((this.asNumber(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left)) + (this.asNumber(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)));
       case '-':
-        return num((yield* this.number(e.left, scope)) - (yield* this.number(e.right, scope)));
+        return num((this.asNumber(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left)) - (this.asNumber(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)));
       case '*':
-        return num((yield* this.number(e.left, scope)) * (yield* this.number(e.right, scope)));
+        return num((this.asNumber(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left)) * (this.asNumber(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right)));
       case '/':
       case '%': {
-        const l = yield* this.number(e.left, scope);
-        const r = yield* this.number(e.right, scope);
+        const l = this.asNumber(this.leaf(e.left, scope) ?? (yield { e: e.left, scope }), e.left);
+        const r = this.asNumber(this.leaf(e.right, scope) ?? (yield { e: e.right, scope }), e.right);
         if (r === 0) this.failAt('division by zero', e.right);
         return num(e.op === '/' ? floorDiv(l, r) : floorMod(l, r));
       }

@@ -23,12 +23,14 @@ export interface Token {
   readonly col: number;
 }
 
-/** Multi-character symbols first, so the longest match wins. */
-const SYMBOLS = [
-  '(+)', '(-)', '(*)', '(\\)',
-  '<->', '->', '<-', '<=', '>=', '==', '!=', '/=', '&&', '||', '..',
-  '{', '}', '(', ')', '[', ']', ';', ',', ':', '!', '<', '>', '+', '-', '*', '/', '%', '|', '=', '~',
-] as const;
+/** Symbols by first character, longest first, so the longest match wins. */
+const SYMBOLS: ReadonlyMap<string, readonly string[]> = (() => {
+  const all = ['(+)', '(-)', '(*)', '(\\)', '<->', '->', '<-', '<=', '>=', '==', '!=', '/=', '&&', '||', '..',
+    '{', '}', '(', ')', '[', ']', ';', ',', ':', '!', '<', '>', '+', '-', '*', '/', '%', '|', '=', '~'];
+  const byFirst = new Map<string, string[]>();
+  for (const sym of all) byFirst.set(sym[0], [...(byFirst.get(sym[0]) ?? []), sym]);
+  return byFirst;
+})();
 
 const IDENT = /[\p{L}_@][\p{L}\p{N}_@']*/uy;
 const NUMBER = /[0-9]+/y;
@@ -80,10 +82,17 @@ export class Lexer {
       this.tokens.push({ kind, text, offset, end, line: line + 1, col: offset - this.lineStarts[line] + 1 });
     };
     while (i < t.length) {
-      SPACE.lastIndex = i;
-      if (SPACE.test(t)) {
-        i = SPACE.lastIndex;
+      const code = t.charCodeAt(i);
+      if (code === 32 || (code >= 9 && code <= 13)) {
+        i++;
         continue;
+      }
+      if (code > 127) {
+        SPACE.lastIndex = i;
+        if (SPACE.test(t)) {
+          i = SPACE.lastIndex;
+          continue;
+        }
       }
       const c = t[i];
       if (c === '/' && t[i + 1] === '/') {
@@ -145,14 +154,14 @@ export class Lexer {
         push('string', value, start, i);
         continue;
       }
-      const sym = SYMBOLS.find((s) => t.startsWith(s, i));
+      const sym = SYMBOLS.get(c)?.find((s) => s.length === 1 || t.startsWith(s, i));
       if (sym) {
         push('punct', sym, i, i + sym.length);
         i += sym.length;
         continue;
       }
-      const code = t.codePointAt(i)!;
-      const shown = code < 32 ? `\\u${code.toString(16).padStart(4, '0')}` : String.fromCodePoint(code);
+      const point = t.codePointAt(i)!;
+      const shown = point < 32 ? `\\u${point.toString(16).padStart(4, '0')}` : String.fromCodePoint(point);
       throw new UserError(error(`unexpected character '${shown}'`, this.span(i, 1), 'parse'));
     }
     push('eof', '', t.length, t.length);
