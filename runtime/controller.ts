@@ -14,27 +14,30 @@ import { explainStep, type Explanation, predicatesOf } from './decision.js';
 import type { ControllerMetadata, ControllerTable, DecisionNode, TermData } from './table.js';
 import { createTelemetry, SPAN_STATUS_ERROR, type SpanLike, type Telemetry, type TracerLike } from './telemetry.js';
 import type { ChosenUpdate, PredicateAnswer, StepRecord } from './trace.js';
+import { type ControllerSnapshot, jsonValueProblem, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError, validateSnapshot } from './snapshot.js';
+
+export { SnapshotError, type ControllerSnapshot } from './snapshot.js';
 
 export interface ControllerOptions {
   /**
    * Evaluate every predicate the current state may need at once, and the chosen updates'
    * functions at once. Fewer round trips of latency, possibly more predicate calls.
    */
-  readonly parallel?: boolean;
+  readonly parallel?: boolean | undefined;
   /** Extra attempts per user call after a throw, rejection or timeout (default 0). */
-  readonly retries?: number;
+  readonly retries?: number | undefined;
   /** Per-attempt time limit for calls that return a promise, in milliseconds (default none). */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /** Called after every committed step. Errors it throws are reported, never undo the step. */
-  readonly onStep?: (record: StepRecord) => void;
+  readonly onStep?: ((record: StepRecord) => void) | undefined;
   /** Called when a step fails (nothing was changed). */
-  readonly onError?: (error: StepError) => void;
+  readonly onError?: ((error: StepError) => void) | undefined;
   /** How many recent step records `controller.trace` keeps (default 1000; 0 keeps none). */
-  readonly traceLimit?: number;
+  readonly traceLimit?: number | undefined;
   /** Put input values and the signals after each step into step records (default false). */
-  readonly recordSignals?: boolean;
+  readonly recordSignals?: boolean | undefined;
   /** OpenTelemetry: 'auto' (default) uses `@opentelemetry/api` if installed; or a tracer; or false. */
-  readonly telemetry?: boolean | 'auto' | TracerLike;
+  readonly telemetry?: boolean | 'auto' | TracerLike | undefined;
 }
 
 /**
@@ -51,13 +54,13 @@ export interface ImplementationBindings {
 
 export interface ControllerDefinition {
   readonly table: ControllerTable;
-  readonly metadata?: ControllerMetadata;
-  readonly bindings?: ImplementationBindings;
+  readonly metadata?: ControllerMetadata | undefined;
+  readonly bindings?: ImplementationBindings | undefined;
   /** The user's predicates and functions; missing built-ins (`add`, `lt`, …) fall back to defaults. */
   readonly impl: object;
   /** Initial values of the cells and outputs (inputs may be given here or to the first step). */
   readonly initialSignals: object;
-  readonly options?: ControllerOptions;
+  readonly options?: ControllerOptions | undefined;
 }
 
 export interface FailedCall {
@@ -66,7 +69,13 @@ export interface FailedCall {
   readonly name: string;
   /** The predicate term or update being evaluated, as written in the spec. */
   readonly site: string;
+  /**
+   * Attempts in all, counted through every layer: each call the controller made counts the
+   * attempts its error reports (an `LlmError` after the LLM layer's retries says how many), else 1.
+   */
   readonly attempts: number;
+  /** How many times the controller called the function (1 + its own `retries` used). */
+  readonly calls: number;
 }
 
 /** A step failed; the controller's state and signals are unchanged. */
@@ -81,18 +90,6 @@ export class StepError extends Error {
     this.state = state;
     this.step = step;
   }
-}
-
-/** A stopped controller, as plain JSON. Signals are keyed by their spec names. */
-export interface ControllerSnapshot {
-  readonly format: 'tslc-controller-snapshot';
-  readonly version: 1;
-  readonly table: string;
-  /** Fingerprint of the table, so a snapshot cannot be restored into a different controller. */
-  readonly fingerprint: string;
-  readonly state: number;
-  readonly step: number;
-  readonly signals: Readonly<Record<string, unknown>>;
 }
 
 export interface Controller<S extends object, I extends object> {
@@ -415,7 +412,7 @@ class TableController<S extends object, I extends object> implements Controller<
     for (const key of Object.keys(inputs)) {
       const slot = this.inputSlotByKey.get(key);
       if (slot === undefined)
-        throw new StepError(`step ${context.step}: \`${key}\` is not an input signal of ${this.table.name}`, { kind: 'input', name: key, site: key, attempts: 0 }, context.state, context.step);
+        throw new StepError(`step ${context.step}: \`${key}\` is not an input signal of ${this.table.name}`, { kind: 'input', name: key, site: key, attempts: 0, calls: 0 }, context.state, context.step);
       values[slot] = (inputs as Record<string, unknown>)[key];
     }
   }
@@ -483,7 +480,7 @@ class TableController<S extends object, I extends object> implements Controller<
       if (typeof value !== 'boolean')
         throw new StepError(
           `step ${context.step}: predicate \`${predicate.text}\` returned ${describeValue(value)}, not a boolean`,
-          { kind: 'predicate', name: predicate.name, site: predicate.text, attempts: 1 },
+          { kind: 'predicate', name: predicate.name, site: predicate.text, attempts: 1, calls: 1 },
           context.state,
           context.step,
         );
@@ -544,7 +541,7 @@ class TableController<S extends object, I extends object> implements Controller<
       case 'signal': {
         const value = values[term.slot];
         if (value === undefined && term.isInput)
-          throw new StepError(`step ${context.step}: input signal \`${term.name}\` has no value; pass it to step()`, { kind: 'input', name: term.name, site: site.text, attempts: 0 }, context.state, context.step);
+          throw new StepError(`step ${context.step}: input signal \`${term.name}\` has no value; pass it to step()`, { kind: 'input', name: term.name, site: site.text, attempts: 0, calls: 0 }, context.state, context.step);
         return value;
       }
       case 'call': {
@@ -565,11 +562,12 @@ class TableController<S extends object, I extends object> implements Controller<
     const retries = Math.max(0, this.options.retries ?? 0);
     const timeoutMs = this.options.timeoutMs;
     const span = this.telemetry.current.startCall(context.span, `tslc.${site.kind}`, { 'tslc.fn': call.fn, 'tslc.term': site.text });
-    const fail = (attempts: number, cause: unknown): StepError => {
+    const fail = (calls: number, attempts: number, cause: unknown): StepError => {
       const reason = cause instanceof Error ? cause.message : String(cause);
+      const inCalls = calls > 1 && calls !== attempts ? ` in ${calls} calls` : '';
       const error = new StepError(
-        `step ${context.step}: ${site.kind} \`${call.fn}\` failed in \`${site.text}\` after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${reason}`,
-        { kind: site.kind, name: call.fn, site: site.text, attempts },
+        `step ${context.step}: ${site.kind} \`${call.fn}\` failed in \`${site.text}\` after ${attempts} attempt${attempts === 1 ? '' : 's'}${inCalls}: ${reason}`,
+        { kind: site.kind, name: call.fn, site: site.text, attempts, calls },
         context.state,
         context.step,
         cause,
@@ -580,13 +578,14 @@ class TableController<S extends object, I extends object> implements Controller<
       }
       return error;
     };
-    const attempt = (n: number): unknown => {
+    // `spent`: attempts before this call, counted through the layers below (see FailedCall).
+    const attempt = (n: number, spent: number): unknown => {
       let result: unknown;
       try {
         result = call.impl.apply(this.impl, args);
       } catch (err) {
-        if (n < retries) return attempt(n + 1);
-        throw fail(n + 1, err);
+        if (n < retries) return attempt(n + 1, spent + attemptsIn(err));
+        throw fail(n + 1, spent + attemptsIn(err), err);
       }
       if (!isPromiseLike(result)) {
         span?.end();
@@ -598,12 +597,12 @@ class TableController<S extends object, I extends object> implements Controller<
           return value;
         },
         (err: unknown) => {
-          if (n < retries) return attempt(n + 1);
-          throw fail(n + 1, err);
+          if (n < retries) return attempt(n + 1, spent + attemptsIn(err));
+          throw fail(n + 1, spent + attemptsIn(err), err);
         },
       );
     };
-    return attempt(0);
+    return attempt(0, 0);
   }
 
   private makeRecord(
@@ -675,7 +674,7 @@ class TableController<S extends object, I extends object> implements Controller<
 
   private internalFailure(err: unknown, context: StepContext): StepError {
     const reason = err instanceof Error ? err.message : String(err);
-    return new StepError(`step ${context.step}: ${reason}`, { kind: 'function', name: '?', site: '?', attempts: 0 }, context.state, context.step, err);
+    return new StepError(`step ${context.step}: ${reason}`, { kind: 'function', name: '?', site: '?', attempts: 0, calls: 0 }, context.state, context.step, err);
   }
 
   explain(record: StepRecord): Explanation {
@@ -685,12 +684,16 @@ class TableController<S extends object, I extends object> implements Controller<
   snapshot(): ControllerSnapshot {
     const signals: Record<string, unknown> = {};
     this.table.signals.forEach((s, slot) => {
-      if (this.values[slot] !== undefined)
-        Object.defineProperty(signals, s.name, { value: this.values[slot], enumerable: true, writable: true });
+      const value = this.values[slot];
+      // A snapshot that could not be restored must fail now, not when it is read back.
+      if (value === undefined && s.role !== 'cell') return;
+      const problem = jsonValueProblem(value);
+      if (problem) throw new SnapshotError(`signals.${s.name}`, `cannot snapshot ${this.table.name}: signal ${JSON.stringify(s.name)} ${problem}`);
+      Object.defineProperty(signals, s.name, { value, enumerable: true, writable: true });
     });
     return {
-      format: 'tslc-controller-snapshot',
-      version: 1,
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
       table: this.table.name,
       fingerprint: this.fingerprint,
       state: this.currentState,
@@ -701,19 +704,27 @@ class TableController<S extends object, I extends object> implements Controller<
 
   restore(input: ControllerSnapshot | string): void {
     if (this.running) throw new Error(`controller ${this.table.name}: cannot restore while a step is running`);
-    const snapshot = (typeof input === 'string' ? JSON.parse(input) : input) as Partial<ControllerSnapshot>;
-    if (snapshot.format !== 'tslc-controller-snapshot' || snapshot.version !== 1)
-      throw new TypeError('restore: not a tslc controller snapshot (version 1)');
-    if (snapshot.fingerprint !== this.fingerprint)
-      throw new TypeError(`restore: the snapshot was taken from a different controller table (${String(snapshot.table)})`);
-    const state = snapshot.state;
-    if (typeof state !== 'number' || !Number.isInteger(state) || state < 0 || state >= this.table.states.length)
-      throw new TypeError(`restore: state ${String(state)} is out of range`);
-    const signals = snapshot.signals ?? {};
-    this.values = this.table.signals.map((s) => (hasOwn(signals, s.name) ? (signals as Record<string, unknown>)[s.name] : undefined));
-    this.currentState = state;
-    this.steps = typeof snapshot.step === 'number' ? snapshot.step : 0;
+    // Everything is checked before anything changes.
+    const snapshot = validateSnapshot(input, {
+      tableName: this.table.name,
+      fingerprint: this.fingerprint,
+      stateCount: this.table.states.length,
+      signals: this.table.signals,
+    });
+    const signals = snapshot.signals;
+    this.values = this.table.signals.map((s) => (hasOwn(signals, s.name) ? signals[s.name] : undefined));
+    this.currentState = snapshot.state;
+    this.steps = snapshot.step;
   }
+}
+
+/**
+ * How many attempts a failed call made: what its error reports (`LlmError.attempts` after the
+ * LLM layer's retries and re-asks), else 1.
+ */
+function attemptsIn(error: unknown): number {
+  const reported = typeof error === 'object' && error !== null ? (error as { attempts?: unknown }).attempts : undefined;
+  return typeof reported === 'number' && Number.isSafeInteger(reported) && reported >= 1 ? reported : 1;
 }
 
 function withTimeout(promise: PromiseLike<unknown>, timeoutMs: number | undefined, fn: string): Promise<unknown> {

@@ -14,6 +14,7 @@ export type {
 } from './table.js';
 export {
   createController,
+  SnapshotError,
   StepError,
   tableFingerprint,
   type Controller,

@@ -8,7 +8,7 @@
  * exactly those. Content constraints are enforced by re-asking, then by forcing an allowed value.
  * Env-input states are handed to the caller's `env` function (tools, the user).
  */
-import type { ChatMessage, Model } from '../llm/model.js';
+import { type ChatMessage, clipForPrompt, type Model } from '../llm/model.js';
 import { type BehaviorAutomaton, compileBehavior } from './behavior.js';
 import { checkContent, forceAllowed } from './content.js';
 import { type AgentSpec, type AgentState, endpoints } from './spec.js';
@@ -144,7 +144,8 @@ export async function runAgent(spec: AgentSpec, model: Model, env: AgentEnv, opt
         const hint = state.allowed
           ? `Your text for "${state.text}" must be exactly one of: ${state.allowed.join(', ')}. Reply with that only.`
           : `Your text for "${state.text}" must be JSON matching the schema ${JSON.stringify(state.schema)} (${check.problem}). Reply with the JSON only.`;
-        const again = await ask([{ role: 'assistant', content: text.trim() }, { role: 'user', content: hint }], transcript, markers);
+        // The rejected text is quoted back, cut if long: a huge answer is never sent again whole.
+        const again = await ask([{ role: 'assistant', content: clipForPrompt(text.trim()) }, { role: 'user', content: hint }], transcript, markers);
         const m2 = firstMarker(again, spec.states);
         check = checkContent(state, m2 ? again.slice(0, m2.at) : again);
       }

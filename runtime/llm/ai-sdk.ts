@@ -4,7 +4,8 @@
  * the public signature is structural so this module type-checks for users who never install it.
  */
 import { LlmError, kindForStatus, parseRetryAfter } from './errors.js';
-import type { ChatMessage, Completion, GenerateOptions, Model } from './model.js';
+import { type ChatMessage, type Completion, type GenerateOptions, type Model, utf8Length } from './model.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './openai-compatible.js';
 
 /** The parts of an AI SDK `LanguageModel` object we rely on (v2 and v3 models both have them). */
 export interface AiSdkLanguageModel {
@@ -16,6 +17,11 @@ export interface AiSdkLanguageModel {
 export interface AiSdkModelOptions {
   /** Id used in cache keys and reports; defaults to `ai-sdk:<provider>:<modelId>`. */
   readonly id?: string;
+  /**
+   * Largest answer accepted, in UTF-8 bytes (default 4 MiB, as for HTTP bodies). The SDK reads the
+   * response itself, so this caps what is passed on; a larger answer fails with `too-large`.
+   */
+  readonly maxResponseBytes?: number;
 }
 
 type AiModule = typeof import('ai');
@@ -35,6 +41,7 @@ function loadAi(): Promise<AiModule> {
 
 export function fromAiSdk(model: AiSdkLanguageModel, options: AiSdkModelOptions = {}): Model {
   const id = options.id ?? `ai-sdk:${model.provider}:${model.modelId}`;
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
   async function complete(messages: readonly ChatMessage[], call: GenerateOptions = {}): Promise<Completion> {
     if (call.signal?.aborted) throw new LlmError('aborted', 'the LLM call was aborted', { model: id });
@@ -60,6 +67,8 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: AiSdkModelOptions 
     } as GenerateTextArgs;
     try {
       const result = await ai.generateText(args);
+      if (utf8Length(result.text) > maxBytes)
+        throw new LlmError('too-large', `the model's answer is larger than ${maxBytes} bytes (maxResponseBytes)`, { model: id });
       const usage = result.usage;
       return {
         text: result.text,

@@ -23,6 +23,8 @@ export type LlmErrorKind =
   | 'garbage-answer'
   /** The model returned no text at all. */
   | 'empty-response'
+  /** The response body (or answer) is larger than the configured cap (`maxResponseBytes`). */
+  | 'too-large'
   /** The per-run call or token budget is used up; no request was sent. */
   | 'budget-exhausted'
   /** The caller's AbortSignal fired. */

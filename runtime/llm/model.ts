@@ -36,6 +36,8 @@ export interface Completion {
   readonly simulated: boolean;
   /** True when served from the response cache (no request was sent). */
   readonly cached?: boolean;
+  /** Requests sent to produce this answer, when a reliability layer counted them (0 when cached). */
+  readonly attempts?: number;
 }
 
 export interface Model {
@@ -60,6 +62,34 @@ export function user(content: string): ChatMessage {
 
 export function assistant(content: string): ChatMessage {
   return { role: 'assistant', content };
+}
+
+/** Model text longer than this is cut before it is sent back in a prompt (a re-ask). */
+export const ECHO_LIMIT_CHARS = 2000;
+
+/**
+ * A model answer as it may be quoted back to the model (e.g. "your previous reply could not be
+ * read"): at most `limit` characters, with a note saying how much was cut, so an over-long or
+ * hostile answer is never multiplied into the next request.
+ */
+export function clipForPrompt(text: string, limit: number = ECHO_LIMIT_CHARS): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, Math.max(0, limit))}\n[… ${text.length - limit} more characters of this reply were cut]`;
+}
+
+/** UTF-8 length of `text` without encoding it (cheap on a large answer). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }
 
 /** A cheap, backend-independent token estimate (≈4 characters per token) for backends that report none. */

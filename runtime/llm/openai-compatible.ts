@@ -4,7 +4,13 @@
  * provider dependency. One attempt per call; retries and timeouts live in `withReliability`.
  */
 import { LlmError, kindForStatus, parseRetryAfter } from './errors.js';
-import type { ChatMessage, Completion, GenerateOptions, Model } from './model.js';
+import { type ChatMessage, type Completion, type GenerateOptions, type Model, utf8Length } from './model.js';
+
+/** Default cap on a response body: far above any chat completion, far below a runaway stream. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+/** Error bodies are only quoted in messages, so a short prefix is all that is read of them. */
+const ERROR_BODY_BYTES = 64 * 1024;
 
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -19,12 +25,19 @@ export interface OpenAiCompatibleOptions {
   readonly id?: string;
   /** For tests and custom transports; defaults to the global `fetch`. */
   readonly fetch?: FetchLike;
+  /**
+   * Largest response body accepted, in bytes (default 4 MiB). A larger one is not read further
+   * and the call fails with `LlmError('too-large')`, which is not retried.
+   */
+  readonly maxResponseBytes?: number;
 }
 
 export function openAiCompatible(options: OpenAiCompatibleOptions): Model {
   const url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
   const id = options.id ?? `openai-compatible:${options.baseURL}#${options.model}`;
   const doFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!(maxBytes > 0)) throw new LlmError('config', `maxResponseBytes must be a positive number of bytes, not ${String(maxBytes)}`);
 
   async function complete(messages: readonly ChatMessage[], call: GenerateOptions = {}): Promise<Completion> {
     if (call.signal?.aborted) throw abortedError(id, call.signal);
@@ -49,8 +62,15 @@ export function openAiCompatible(options: OpenAiCompatibleOptions): Model {
         body: JSON.stringify(body),
         ...(call.signal ? { signal: call.signal } : {}),
       });
-      text = await response.text();
+      const read = await readBody(response, response.ok ? maxBytes : ERROR_BODY_BYTES);
+      if (read.truncated && response.ok)
+        throw new LlmError('too-large', `${url} sent a response larger than ${formatBytes(maxBytes)} (maxResponseBytes); it was not read further`, {
+          model: id,
+          status: response.status,
+        });
+      text = read.text;
     } catch (error) {
+      if (error instanceof LlmError) throw error;
       if (call.signal?.aborted) throw abortedError(id, call.signal);
       throw new LlmError('network', `request to ${url} failed: ${describe(error)}`, { model: id, cause: error });
     }
@@ -69,6 +89,49 @@ export function openAiCompatible(options: OpenAiCompatibleOptions): Model {
   }
 
   return { id, simulated: false, complete };
+}
+
+/**
+ * The body as text, reading at most `limit` bytes: a declared `content-length` above it is refused
+ * before reading, and a stream is cancelled as soon as it passes the limit (so a 50 MB or endless
+ * body costs at most `limit` bytes of memory).
+ */
+async function readBody(response: Response, limit: number): Promise<{ text: string; truncated: boolean }> {
+  const declared = Number(response.headers.get('content-length'));
+  const body = response.body;
+  if (Number.isFinite(declared) && declared > limit) {
+    await body?.cancel().catch(() => undefined);
+    return { text: '', truncated: true };
+  }
+  if (!body) {
+    // A transport without streams (some test doubles): the text is already in memory.
+    const text = await response.text();
+    return utf8Length(text) > limit ? { text: text.slice(0, limit), truncated: true } : { text, truncated: false };
+  }
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (bytes + value.byteLength > limit) {
+      text += decoder.decode(value.subarray(0, limit - bytes), { stream: true });
+      await reader.cancel().catch(() => undefined);
+      return { text: text + decoder.decode(), truncated: true };
+    }
+    bytes += value.byteLength;
+    text += decoder.decode(value, { stream: true });
+  }
+  return { text: text + decoder.decode(), truncated: false };
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0
+    ? `${bytes / (1024 * 1024)} MiB`
+    : bytes >= 1024 && bytes % 1024 === 0
+      ? `${bytes / 1024} KiB`
+      : `${bytes} bytes`;
 }
 
 /** Reads `choices[0].message.content` and `usage` from a chat-completions body; anything else is `bad-response`. */

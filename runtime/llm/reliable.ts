@@ -67,10 +67,12 @@ export function withReliability(model: Model, options: ReliabilityOptions = {}):
       const hit = await options.cache.get(key);
       if (hit) {
         usage.record(step, { cachedCalls: 1, ms: Date.now() - started });
-        return { text: hit.text, usage: hit.usage, model: model.id, simulated: model.simulated, cached: true };
+        return { text: hit.text, usage: hit.usage, model: model.id, simulated: model.simulated, cached: true, attempts: 0 };
       }
     }
 
+    // Requests sent so far: an inner layer (another reliable model) may report several per attempt.
+    let spent = 0;
     for (let attempt = 1; ; attempt += 1) {
       try {
         options.budget?.take(model.id);
@@ -84,13 +86,15 @@ export function withReliability(model: Model, options: ReliabilityOptions = {}):
           ms: Date.now() - started,
         });
         if (options.cache && key) await options.cache.set(key, { text: result.text, usage: result.usage });
-        return result;
+        return { ...result, attempts: spent + (result.attempts ?? 1) };
       } catch (caught) {
         const error = toLlmError(caught, model.id);
+        // A refused budget sent no request.
+        if (error.kind !== 'budget-exhausted') spent += error.attempts ?? 1;
         const canRetry = error.retryable && attempt < maxAttempts && !call.signal?.aborted;
         if (!canRetry) {
           usage.record(step, { failures: 1, ms: Date.now() - started });
-          throw error.withDetails({ attempts: attempt });
+          throw error.withDetails({ attempts: spent });
         }
         usage.record(step, { retries: 1 });
         try {
@@ -99,7 +103,7 @@ export function withReliability(model: Model, options: ReliabilityOptions = {}):
           usage.record(step, { failures: 1, ms: Date.now() - started });
           throw new LlmError('aborted', 'the LLM call was aborted while waiting to retry', {
             model: model.id,
-            attempts: attempt,
+            attempts: spent,
             cause: sleepError,
           });
         }

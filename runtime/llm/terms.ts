@@ -7,7 +7,7 @@
  * throws `LlmError('garbage-answer')`: an evaluator failure is never reported as `false`.
  */
 import { LlmError } from './errors.js';
-import { assistant, type ChatMessage, type Completion, type GenerateOptions, type Model, user } from './model.js';
+import { assistant, type ChatMessage, clipForPrompt, type Completion, ECHO_LIMIT_CHARS, type GenerateOptions, type Model, user } from './model.js';
 import { type ReliabilityOptions, type ReliableModel, withReliability } from './reliable.js';
 import {
   makeView,
@@ -78,6 +78,11 @@ export interface LlmSessionOptions extends Omit<ReliabilityOptions, 'step'> {
   readonly maxTokens?: number;
   /** Re-asks after an unreadable predicate answer before failing (default 1). */
   readonly reasks?: number;
+  /**
+   * A re-ask quotes the unreadable answer back; longer answers are cut to this many characters
+   * with a note (default 2000), so a huge reply is never sent again.
+   */
+  readonly reaskEchoChars?: number;
   readonly onCall?: (record: CallRecord) => void;
 }
 
@@ -115,7 +120,10 @@ export function createLlmSession(options: LlmSessionOptions): LlmSession {
   return session;
 }
 
-type SessionSettings = Pick<LlmSessionOptions, 'seed' | 'temperature' | 'maxTokens' | 'reasks' | 'onCall'>;
+type SessionSettings = Pick<LlmSessionOptions, 'seed' | 'temperature' | 'maxTokens' | 'reasks' | 'reaskEchoChars' | 'onCall'>;
+
+/** What errors keep of a model's raw answer (`LlmError.raw`). */
+const RAW_LIMIT_CHARS = 2000;
 
 export const REASK_PROMPT =
   'Your previous reply could not be read as an answer. Respond with exactly one character: 1 if the statement is true, 0 if it is false.';
@@ -135,18 +143,27 @@ export function llmPredicate(
       ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
     };
     let last = '';
+    // Requests sent over all asks (the reliability layer may retry each), for error reports.
+    let attempts = 0;
     for (let ask = 0; ask <= reasks; ask += 1) {
-      const result = await session.complete(messages, callOptions);
+      let result: Completion;
+      try {
+        result = await session.complete(messages, callOptions);
+      } catch (error) {
+        if (error instanceof LlmError) throw error.withDetails({ attempts: attempts + (error.attempts ?? 1) });
+        throw error;
+      }
+      attempts += Math.max(1, result.attempts ?? 1);
       report(settings, 'predicate', template.name, context, messages, result);
       last = result.text;
       const answer = parseBinaryAnswer(result.text);
       if (answer !== undefined) return answer;
-      messages = [...messages, assistant(result.text), user(REASK_PROMPT)];
+      messages = [...messages, assistant(clipForPrompt(result.text, settings.reaskEchoChars ?? ECHO_LIMIT_CHARS)), user(REASK_PROMPT)];
     }
     throw new LlmError(
       'garbage-answer',
-      `predicate '${template.name}' got no 0/1 answer after ${reasks + 1} tries; last reply: ${JSON.stringify(last.slice(0, 120))}`,
-      { model: session.model.id, raw: last },
+      `predicate '${template.name}' got no 0/1 answer after ${reasks + 1} tries; last reply: ${JSON.stringify(last.slice(0, 120))}${last.length > 120 ? ` (${last.length} characters)` : ''}`,
+      { model: session.model.id, raw: last.slice(0, RAW_LIMIT_CHARS), attempts },
     );
   };
 }
@@ -184,8 +201,9 @@ export function llmFunction<T = string>(
     } catch (error) {
       throw new LlmError('garbage-answer', `function '${template.name}' could not parse the reply: ${String(error)}`, {
         model: session.model.id,
-        raw: text,
+        raw: text.slice(0, RAW_LIMIT_CHARS),
         cause: error,
+        ...(result.attempts !== undefined ? { attempts: Math.max(1, result.attempts) } : {}),
       });
     }
   };

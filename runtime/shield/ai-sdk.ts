@@ -5,7 +5,8 @@
  * - `shieldPrepareStep(shield)`: a `prepareStep` hook that narrows `activeTools` to the tools the
  *   rules still allow, so the model is not even offered a forbidden tool.
  * - `shieldTools(tools, shield)`: wraps every tool's `execute`; a disallowed call does not run and
- *   its tool result is the plain-English denial, which the model reads and re-plans from.
+ *   its tool result is the plain-English denial, which the model reads and re-plans from. A call
+ *   counts once its `execute` returned; one that threw is not recorded.
  */
 import type { Shield, ToolCall } from './shield.js';
 
@@ -42,13 +43,23 @@ export function shieldTools<T extends Record<string, ExecutableTool>>(tools: T, 
     }
     const execute = async (input: unknown, opts: unknown): Promise<unknown> => {
       const call: ToolCall = { tool: name, args: input, labels: options.labelInput?.(name, input) ?? [] };
-      const decision = shield.guard(call);
+      // Counted only once `execute` returns: a tool that threw did not happen, so a rule such as
+      // "at most once" still allows the retry. The SDK reports the error to the model as usual.
+      const pending = shield.start(call);
+      const decision = pending.decision;
       options.onDecision?.(name, decision.allowed, decision.reason);
       if (!decision.allowed) {
         const blocked: BlockedToolResult = { blocked: true, tool: name, reason: decision.reason, allowedTools: shield.allowedTools() };
         return blocked;
       }
-      const output = await original(input, opts);
+      let output: unknown;
+      try {
+        output = await original(input, opts);
+      } catch (err) {
+        pending.fail();
+        throw err;
+      }
+      pending.complete();
       const labels = options.labelResult ? [...options.labelResult(name, output, input)] : [];
       if (labels.length > 0) shield.observe(labels);
       return output;

@@ -14,12 +14,14 @@ export {
   resolveRules,
   type Decision,
   type PlanReport,
+  type PendingCall,
   type PlanStep,
   type ResolvedRule,
   type RuleBreach,
   type RuleInput,
   type ShieldOptions,
   type ShieldRule,
+  type ShieldRunResult,
   type ToolCall,
 } from './shield.js';
 export { shieldPrepareStep, shieldTools, type BlockedToolResult, type ExecutableTool, type ShieldToolsOptions } from './ai-sdk.js';

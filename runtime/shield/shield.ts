@@ -7,6 +7,11 @@
  * of single events can still satisfy every rule — i.e. the rules' automaton state after the call
  * can reach acceptance. Otherwise it is DENIED, and the reason names the rule(s) that could no
  * longer be satisfied. Denied calls are never recorded, so the session stays where it was.
+ *
+ * Calls that can fail (`start`/`run`, and the AI SDK wrapper) count only once they completed: a
+ * call whose tool threw is forgotten, so "at most once" still allows the retry. While a call runs,
+ * it may yet complete or fail, so every later decision must hold either way (the automata are run
+ * over both possibilities: a set of states, never more than the automaton has).
  */
 import { parseLtl } from '../ltl/parse.js';
 import { printLtl } from '../ltl/print.js';
@@ -111,15 +116,41 @@ export function callLetter(call: ToolCall, labelCall?: (call: ToolCall) => Itera
   return s;
 }
 
+/**
+ * A call that was allowed and is running: it counts once it completed (`complete()`), and not at
+ * all if it failed (`fail()`). While it runs, decisions hold whether or not it will complete.
+ */
+export interface PendingCall {
+  readonly decision: Decision;
+  /** The call finished: record it. */
+  complete(): void;
+  /** The call failed (threw, was cancelled): forget it, so e.g. "at most once" still allows a retry. */
+  fail(): void;
+}
+
+/** What `Shield.run` did: not run (denied, with why), or ran and returned `output`. */
+export type ShieldRunResult<T> =
+  | { readonly decision: Decision; readonly ran: false }
+  | { readonly decision: Decision; readonly ran: true; readonly output: T };
+
+/** An event after the recorded prefix: done, or a call still running (which may yet fail). */
+interface TailEntry {
+  readonly letter: Letter;
+  done: boolean;
+}
+
 export class Shield {
   readonly rules: readonly ResolvedRule[];
   private readonly perRule: LtlfDfa[];
   private readonly all: LtlfDfa;
+  /** Automaton states after `history`, the events before the first running call. */
   private states: number[];
   private allState: number;
   private readonly tools: string[];
   private readonly labelCall?: (call: ToolCall) => Iterable<string>;
   private readonly history: string[][] = [];
+  /** Events from the first running call on, in the order they were allowed or recorded. */
+  private readonly tail: TailEntry[] = [];
   private readonly pairs = new Map<string, LtlfDfa>();
 
   constructor(rules: readonly RuleInput[], options: ShieldOptions = {}) {
@@ -152,11 +183,60 @@ export class Shield {
     return this.decide(letter, `event {${[...letter].sort().join(', ')}}`);
   }
 
-  /** The framework-free API: decide, and record the call when it is allowed. */
+  /**
+   * Decide, and record the call at once when it is allowed: for calls that cannot fail, or when
+   * an attempt counts whether or not it succeeds. Use `start` or `run` to count only completed calls.
+   */
   guard(call: ToolCall | string): Decision {
     const d = this.check(call);
     if (d.allowed) this.commit(new Set(d.letter));
     return d;
+  }
+
+  /**
+   * Decide a call that is about to run. When it is allowed, it is held as running: later decisions
+   * must hold both if it completes and if it fails, and it is recorded only by `complete()`.
+   */
+  start(call: ToolCall | string): PendingCall {
+    const decision = this.check(call);
+    if (!decision.allowed) {
+      const denied = (): never => {
+        throw new Error(`shield: ${decision.reason}; a denied call has nothing to complete or fail`);
+      };
+      return { decision, complete: denied, fail: denied };
+    }
+    const entry: TailEntry = { letter: new Set(decision.letter), done: false };
+    this.tail.push(entry);
+    let settled = false;
+    const settle = (completed: boolean): void => {
+      if (settled) throw new Error(`shield: the call ${decision.letter.join(', ')} was already ${entry.done ? 'completed' : 'failed'}`);
+      settled = true;
+      if (completed) entry.done = true;
+      else this.tail.splice(this.tail.indexOf(entry), 1);
+      this.settleTail();
+    };
+    return { decision, complete: () => settle(true), fail: () => settle(false) };
+  }
+
+  /**
+   * The framework-free API for calls that can fail: decide; if allowed, run `execute`; record the
+   * call only if it returned (then the events `labelResult` derives from its output). If it
+   * throws, nothing is recorded and the error is rethrown.
+   */
+  async run<T>(call: ToolCall | string, execute: () => T | PromiseLike<T>, labelResult?: (output: T) => Iterable<string>): Promise<ShieldRunResult<T>> {
+    const pending = this.start(call);
+    if (!pending.decision.allowed) return { decision: pending.decision, ran: false };
+    let output: T;
+    try {
+      output = await execute();
+    } catch (err) {
+      pending.fail();
+      throw err;
+    }
+    pending.complete();
+    const labels = labelResult ? [...labelResult(output)] : [];
+    if (labels.length > 0) this.observe(labels);
+    return { decision: pending.decision, ran: true, output };
   }
 
   /** Record an executed call (whether or not it was checked). */
@@ -180,23 +260,62 @@ export class Shield {
     return tools.map((tool) => ({ tool, decision: this.check(tool) }));
   }
 
-  /** If the session ended now: are all rules satisfied, and which still wait for something? */
+  /**
+   * If the session ended now: are all rules satisfied, and which still wait for something? With
+   * calls still running, a rule counts as satisfied only if it is whether or not they complete.
+   */
   status(): { satisfied: boolean; pending: { rule: string; description: string }[] } {
     const pending = this.rules
-      .filter((_, i) => !this.perRule[i].accepting(this.states[i]))
+      .filter((_, i) => [...this.reach(this.perRule[i], this.states[i])].some((q) => !this.perRule[i].accepting(q)))
       .map((r) => ({ rule: r.name, description: r.description }));
-    return { satisfied: this.all.accepting(this.allState), pending };
+    return { satisfied: [...this.reach(this.all, this.allState)].every((q) => this.all.accepting(q)), pending };
   }
 
-  /** Events recorded so far (sorted proposition lists). */
+  /**
+   * Events recorded so far (sorted proposition lists). A running call appears once it completed,
+   * and events recorded after it once it completed or failed, so the trace only ever grows.
+   */
   get trace(): readonly (readonly string[])[] {
     return this.history;
   }
 
+  /** Calls allowed by `start` that have neither completed nor failed. */
+  get running(): number {
+    return this.tail.filter((e) => !e.done).length;
+  }
+
   private commit(letter: Letter): void {
+    if (this.tail.length > 0) {
+      // Keep the order: this event comes after the calls still running.
+      this.tail.push({ letter, done: true });
+      return;
+    }
+    this.advance(letter);
+  }
+
+  private advance(letter: Letter): void {
     this.states = this.perRule.map((d, i) => d.step(this.states[i], letter));
     this.allState = this.all.step(this.allState, letter);
     this.history.push([...letter].sort());
+  }
+
+  /** Move completed events at the front of the tail into the recorded prefix. */
+  private settleTail(): void {
+    while (this.tail.length > 0 && this.tail[0].done) this.advance(this.tail.shift()!.letter);
+  }
+
+  /**
+   * The states `dfa` may be in after `from` and the tail: each running call may complete or fail,
+   * so it is an optional step. A set of states, so its size is bounded by the automaton's.
+   */
+  private reach(dfa: LtlfDfa, from: number): Set<number> {
+    let states = new Set([from]);
+    for (const entry of this.tail) {
+      const next = new Set<number>(entry.done ? [] : states);
+      for (const q of states) next.add(dfa.step(q, entry.letter));
+      states = next;
+    }
+    return states;
   }
 
   /** Two rules that together cannot be satisfied after `letter`, if any. */
@@ -210,8 +329,9 @@ export class Shield {
           dfa = new LtlfDfa(store.and([this.perRule[i].term, this.perRule[j].term]), { store, alphabet: this.all.alphabet });
           this.pairs.set(key, dfa);
         }
-        const q = dfa.step(dfa.run(this.history.map((l) => new Set(l))), letter);
-        if (!dfa.live(q)) return [i, j];
+        const pair = dfa;
+        const from = this.reach(pair, pair.run(this.history.map((l) => new Set(l))));
+        if ([...from].some((q) => !pair.live(pair.step(q, letter)))) return [i, j];
       }
     }
     return undefined;
@@ -220,13 +340,14 @@ export class Shield {
   private decide(letter: Letter, what: string): Decision {
     const breaches: RuleBreach[] = [];
     this.perRule.forEach((d, i) => {
-      const q = d.step(this.states[i], letter);
-      if (!d.live(q)) breaches.push({ rule: this.rules[i].name, description: this.rules[i].description, immediate: d.violated(q) });
+      const after = [...this.reach(d, this.states[i])].map((q) => d.step(q, letter));
+      if (after.some((q) => !d.live(q))) breaches.push({ rule: this.rules[i].name, description: this.rules[i].description, immediate: after.some((q) => d.violated(q)) });
     });
     const sorted = [...letter].sort();
+    const runningNote = this.running > 0 ? ` (${this.running} call${this.running === 1 ? ' is' : 's are'} still running; the rules must hold whether or not ${this.running === 1 ? 'it completes' : 'they complete'})` : '';
     if (breaches.length === 0) {
-      const q = this.all.step(this.allState, letter);
-      if (this.all.live(q)) return { allowed: true, letter: sorted, breaches, reason: `${what} is allowed` };
+      if ([...this.reach(this.all, this.allState)].every((q) => this.all.live(this.all.step(q, letter))))
+        return { allowed: true, letter: sorted, breaches, reason: `${what} is allowed` };
       // Each rule alone could still be met, but not all of them together: name the smallest
       // group we can find (a pair, else every rule).
       const group = this.conflictingPair(letter) ?? this.rules.map((_, i) => i);
@@ -235,13 +356,13 @@ export class Shield {
         allowed: false,
         letter: sorted,
         breaches: involved,
-        reason: `${what} is blocked: after it the rules ${involved.map((b) => `"${b.rule}" (${b.description})`).join(' and ')} can no longer all be satisfied together`,
+        reason: `${what} is blocked: after it the rules ${involved.map((b) => `"${b.rule}" (${b.description})`).join(' and ')} can no longer all be satisfied together${runningNote}`,
       };
     }
     const parts = breaches.map(
       (b) => `rule "${b.rule}" (${b.description}) ${b.immediate ? 'forbids it' : 'could no longer be satisfied afterwards'}`,
     );
-    return { allowed: false, letter: sorted, breaches, reason: `${what} is blocked: ${parts.join('; ')}` };
+    return { allowed: false, letter: sorted, breaches, reason: `${what} is blocked: ${parts.join('; ')}${runningNote}` };
   }
 }
 

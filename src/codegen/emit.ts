@@ -10,7 +10,8 @@
  */
 import { IndentationText, Project, QuoteKind, StructureKind, VariableDeclarationKind, type WriterFunction } from 'ts-morph';
 import type { ControllerMetadata, ControllerTable, DecisionNode, TermData } from '../../runtime/table.js';
-import { commentText, IdentifierScope, pascalCase } from './identifiers.js';
+import { commentText, IdentifierScope, isReservedWord, pascalCase } from './identifiers.js';
+import { inferSignalTypes } from './signal-types.js';
 
 export interface EmitOptions {
   /** Module specifier of the runtime (`tslc/runtime`, or a relative path inside this repo). */
@@ -21,9 +22,26 @@ export interface EmitOptions {
 
 /** Names of the built-in functions the runtime provides (kept in sync with runtime/builtins.ts). */
 const BUILTINS = new Set(['add', 'sub', 'mul', 'div', 'eq', 'lt', 'gt', 'lte', 'gte']);
-const ARITHMETIC = new Set(['add', 'sub', 'mul', 'div']);
+const COMPARISONS = new Set(['eq', 'lt', 'gt', 'lte', 'gte']);
 
-/** Identifiers the module itself declares or imports, which spec names must not shadow. */
+/**
+ * The runtime is imported as one namespace, so nothing the module declares can clash with a
+ * runtime export (`controller.tsl` declares `createController`). Declared names all carry a
+ * prefix or suffix around the spec's PascalCase name, so none can equal this one.
+ */
+const RUNTIME_NAMESPACE = 'tslc';
+
+/**
+ * Names the module's own code refers to without declaring them at the top level: the runtime
+ * namespace, type parameters, and the globals its types use. No top-level declaration may take one.
+ */
+const RELIED_ON = new Set([RUNTIME_NAMESPACE, 'S', 'K', 'Promise']);
+
+/**
+ * Spec names kept off implementation and signal keys. Keys are property names, which cannot
+ * clash with bindings, but earlier modules reserved these and users' implementations use the
+ * resulting keys, so the set stays as it was.
+ */
 const MODULE_NAMES = ['createController', 'replay', 'Controller', 'ControllerOptions', 'ControllerTable', 'ControllerMetadata', 'ImplementationBindings', 'StepRecord', 'ReplayResult', 'S'];
 
 /**
@@ -67,6 +85,7 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
     create: `create${prefix}`,
     replay: `replay${prefix}`,
   };
+  assertModuleNames(Object.values(names));
   const specDisplay = commentText(options.specDisplay ?? metadata.specFile);
 
   // Signals and functions live in different objects, so they get separate namespaces.
@@ -79,7 +98,8 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
   const S = (signal: string): string => `S[${json(signalKey.get(signal))}]`;
   const returnType = (fn: string): string => {
     const use = uses.get(fn)!;
-    if (use.isPredicate) return 'boolean';
+    // Comparisons give booleans wherever they appear, also when stored in a signal.
+    if (use.isPredicate || COMPARISONS.has(fn)) return 'boolean';
     if (use.updates.size > 0) return [...use.updates].map(S).join(' & ');
     return 'unknown';
   };
@@ -109,11 +129,9 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
   for (const p of table.predicates) if (p.signal === undefined) visitTerm({ kind: 'call', fn: p.fn, args: p.args });
   for (const u of table.updates) if (!u.isSelfUpdate) visitTerm(u.term);
 
-  const arithmeticSignals = new Set(
-    table.updates.filter((u) => !u.isSelfUpdate && u.term.kind === 'call' && ARITHMETIC.has(u.term.fn)).map((u) => u.signal),
-  );
-  // Signals tested directly as propositions hold booleans.
-  const booleanSignals = new Set(table.predicates.flatMap((p) => (p.signal === undefined ? [] : [p.signal])));
+  // Default value types follow the built-ins (signal-types.ts); the pipeline refused mixes already.
+  const inferred = inferSignalTypes(table);
+  if (inferred.conflicts.length > 0) throw new EmitError(inferred.conflicts[0].message);
   const roleKeys = (role: 'input' | 'cell' | 'output'): string[] =>
     table.signals.filter((s) => s.role === role).map((s) => json(signalKey.get(s.name)));
   const union = (keys: string[]): string => (keys.length === 0 ? 'never' : keys.join(' | '));
@@ -124,15 +142,8 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
     manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Single },
   });
   const file = project.createSourceFile('controller.ts', '', { overwrite: true });
-  file.addImportDeclaration({
-    moduleSpecifier: options.runtimeImport,
-    namedImports: ['createController', 'replay'],
-  });
-  file.addImportDeclaration({
-    isTypeOnly: true,
-    moduleSpecifier: options.runtimeImport,
-    namedImports: ['Controller', 'ControllerMetadata', 'ControllerOptions', 'ControllerTable', 'ImplementationBindings', 'ReplayResult', 'StepRecord'],
-  });
+  file.addImportDeclaration({ moduleSpecifier: options.runtimeImport, namespaceImport: RUNTIME_NAMESPACE });
+  const rt = (name: string): string => `${RUNTIME_NAMESPACE}.${name}`;
 
   file.addInterface({
     kind: StructureKind.Interface,
@@ -150,10 +161,10 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
     name: names.defaults,
     isExported: true,
     extends: [names.shape],
-    docs: ['Signal value types used when no type argument is given: text, or numbers for counters.'],
+    docs: ['Signal value types used when no type argument is given: what the built-ins imply (numbers for arithmetic, booleans for comparisons and tested signals), else text.'],
     properties: table.signals.map((s) => ({
       name: signalKey.get(s.name)!,
-      type: booleanSignals.has(s.name) ? 'boolean' : arithmeticSignals.has(s.name) ? 'number' : 'string',
+      type: inferred.types.get(s.name) ?? 'string',
     })),
   });
   file.addInterface({
@@ -205,7 +216,7 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
     name: names.controller,
     isExported: true,
     typeParameters: [{ name: 'S', constraint: names.shape, default: names.defaults }],
-    type: `Controller<S, ${names.inputs}<S>>`,
+    type: `${rt('Controller')}<S, ${names.inputs}<S>>`,
   });
 
   file.addVariableStatement({
@@ -215,12 +226,12 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
       `The synthesized controller for ${specDisplay} as data: ${table.states.length} states, each a decision diagram over ` +
         `predicates whose leaves choose one update per signal and the next state.`,
     ],
-    declarations: [{ name: names.table, type: 'ControllerTable', initializer: tableWriter(table) }],
+    declarations: [{ name: names.table, type: rt('ControllerTable'), initializer: tableWriter(table) }],
   });
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
-    declarations: [{ name: names.metadata, type: 'ControllerMetadata', initializer: jsonWriter(metadata) }],
+    declarations: [{ name: names.metadata, type: rt('ControllerMetadata'), initializer: jsonWriter(metadata) }],
   });
   file.addVariableStatement({
     isExported: true,
@@ -229,7 +240,7 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
     declarations: [
       {
         name: names.bindings,
-        type: 'ImplementationBindings',
+        type: rt('ImplementationBindings'),
         initializer: bindingsWriter(functionKey, signalKey),
       },
     ],
@@ -241,27 +252,41 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
     parameters: [
       { name: 'impl', type: `${names.impl}<S>` },
       { name: 'initialSignals', type: `${names.initial}<S>` },
-      { name: 'options', type: 'ControllerOptions', hasQuestionToken: true },
+      { name: 'options', type: rt('ControllerOptions'), hasQuestionToken: true },
     ],
     returnType: `${names.controller}<S>`,
     docs: [`Create a controller for ${specDisplay}. Call \`step()\` once per agent turn.`],
     statements: [
-      `return createController<S, ${names.inputs}<S>>({ table: ${names.table}, metadata: ${names.metadata}, bindings: ${names.bindings}, impl, initialSignals, options });`,
+      `return ${rt('createController')}<S, ${names.inputs}<S>>({ table: ${names.table}, metadata: ${names.metadata}, bindings: ${names.bindings}, impl, initialSignals, options });`,
     ],
   });
   file.addFunction({
     name: names.replay,
     isExported: true,
-    parameters: [{ name: 'trace', type: 'readonly StepRecord[] | string' }],
-    returnType: 'ReplayResult',
+    parameters: [{ name: 'trace', type: `readonly ${rt('StepRecord')}[] | string` }],
+    returnType: rt('ReplayResult'),
     docs: ['Re-run a recorded trace (records or JSONL text) against this table and confirm each decision.'],
-    statements: [`return replay(${names.table}, trace);`],
+    statements: [`return ${rt('replay')}(${names.table}, trace);`],
   });
   file.formatText({ indentSize: 2, convertTabsToSpaces: true });
   const header =
     `// Generated by tslc ${commentText(metadata.toolVersion)} from ${specDisplay}. Do not edit: run \`tslc compile\` instead.\n` +
     `// Spec hash ${commentText(metadata.specHash)}; ${metadata.stateCount} states; verified: ${metadata.verified}.\n\n`;
   return header + file.getFullText();
+}
+
+/**
+ * The module's top-level names must be distinct identifiers that are not reserved words and not
+ * names its code relies on. They are built to be, so a failure here is a bug in tslc: the module
+ * would not type-check, and it is refused before anything is written (cheaper than running tsc).
+ */
+export function assertModuleNames(declared: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const name of declared) {
+    if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) || isReservedWord(name) || RELIED_ON.has(name) || seen.has(name))
+      throw new EmitError(`internal error: the generated module would declare the unusable or duplicate name \`${name}\``);
+    seen.add(name);
+  }
 }
 
 function collectFunctionUses(table: ControllerTable): Map<string, FunctionUse> {

@@ -15,6 +15,11 @@ const RESERVED = new Set(
   ).split(' '),
 );
 
+/** Whether `name` is a JavaScript/TypeScript reserved word or a global the module must not shadow. */
+export function isReservedWord(name: string): boolean {
+  return RESERVED.has(name);
+}
+
 /** Members every object inherits: an implementation key with one of these names would be ambiguous. */
 const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
 
@@ -54,7 +59,11 @@ export class IdentifierScope {
   }
 }
 
-/** `adventure-choices.tsl` → `AdventureChoices`: a type-name prefix. */
+/**
+ * `adventure-choices.tsl` → `AdventureChoices`: the prefix of every name a module declares. Words
+ * are the runs of ASCII letters and digits; a prefix that would start with a digit gets `Spec`
+ * in front (`2fa` → `Spec2fa`, so `createSpec2fa`), and one with no letters or digits is `Spec`.
+ */
 export function pascalCase(name: string): string {
   const words = name.split(/[^A-Za-z0-9]+/).filter((w) => w !== '');
   let out = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
@@ -73,4 +82,29 @@ export function commentText(text: string): string {
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
     .replace(/\*\//g, '*\\/')
     .replace(/\/\*/g, '/\\*');
+}
+
+/**
+ * Controller (module) names: the spec file's stem or `--as`. The name is also the module's file
+ * name, so it is kept to ASCII letters, digits, `_`, `-` and `.`, starting with a letter or digit
+ * (no path separators, no hidden files); every such name has a safe identifier prefix
+ * (`pascalCase`). Returns why `name` is refused, or undefined when it is fine.
+ */
+export function controllerNameProblem(name: string): string | undefined {
+  if (name === '') return 'it is empty';
+  if (name.length > 100) return 'it is longer than 100 characters';
+  if (!/^[A-Za-z0-9]/.test(name)) return 'it must start with an ASCII letter or digit';
+  const bad = [...name].find((ch) => !/^[A-Za-z0-9_.-]$/.test(ch));
+  if (bad !== undefined) return `it contains ${JSON.stringify(bad)}; use only ASCII letters, digits, '_', '-' and '.'`;
+  return undefined;
+}
+
+/** A usable controller name close to `name`, for the `--as` hint of a refused one. */
+export function suggestControllerName(name: string): string {
+  const cleaned = name
+    .replace(/[^A-Za-z0-9_.-]+/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .replace(/-+$/, '')
+    .slice(0, 100);
+  return cleaned === '' ? 'controller' : cleaned;
 }

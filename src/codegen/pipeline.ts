@@ -17,9 +17,11 @@ import type { GameSpec } from '../game/spec.js';
 import type { MealyMachine } from '../game/mealy.js';
 import { synthesize } from '../synthesis/index.js';
 import { formatCounterexample, verifyController } from '../verify/index.js';
+import { atoms } from '../ltl/formula.js';
 import { composeGames } from './compose.js';
 import { emitControllerModule } from './emit.js';
-import { pascalCase } from './identifiers.js';
+import { controllerNameProblem, pascalCase, suggestControllerName } from './identifiers.js';
+import { inferSignalTypes } from './signal-types.js';
 import { buildControllerTable } from './table.js';
 
 export const SYNTHESIZER = 'tslc bounded synthesis';
@@ -77,8 +79,12 @@ export type CompileOutcome =
 export async function compileSpecs(request: CompileRequest): Promise<CompileOutcome> {
   if (request.files.length === 0) throw new UserError(error('name at least one .tsl file to compile', undefined, 'usage'));
   const name = request.name ?? fileStem(request.files[0]);
-  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(name))
-    throw new UserError(error(`controller name '${name}' must start with a letter and use only letters, digits, '-' and '_'`, undefined, 'usage'));
+  const problem = controllerNameProblem(name);
+  if (problem !== undefined) {
+    const fix = `tslc compile ${[...request.files, '--as', suggestControllerName(name), '-o', request.outDir].map(shellWord).join(' ')}`;
+    const subject = request.name === undefined ? `${request.files[0]}: the spec name ${JSON.stringify(name)}` : `--as ${JSON.stringify(name)}`;
+    throw new UserError(error(`${subject} cannot name a controller module: ${problem}; give another name with --as, e.g. \`${fix}\``, undefined, 'name'));
+  }
   const texts: string[] = [];
   const games: GameSpec[] = [];
   for (const file of request.files) {
@@ -90,6 +96,8 @@ export async function compileSpecs(request: CompileRequest): Promise<CompileOutc
     games.push(game);
   }
   const spec = composeGames(name, games);
+  const typeErrors = signalTypeErrors(spec);
+  if (typeErrors.length > 0) throw new UserError(typeErrors);
   const result = await (request.synthesizer ?? builtinSynthesizer)(spec, request.timeoutMs ?? 60_000);
   if (result.verdict === 'unrealizable') return { kind: 'unrealizable', name, seconds: result.seconds };
   if (result.verdict === 'unknown') return { kind: 'unknown', name, reason: result.reason, seconds: result.seconds };
@@ -112,6 +120,29 @@ export async function compileSpecs(request: CompileRequest): Promise<CompileOutc
   return { kind: 'ok', name, outPath, source, stateCount: machine.stateCount, seconds: result.seconds, machine, spec, backend: result.backend };
 }
 
+/**
+ * Signals the built-ins would give two types (`[d <- eq c d]` and `d * 2`), located at the first
+ * formula that mentions the update or predicate where the clash shows. Checked before synthesis:
+ * such a controller would fail at run time, and its module could not be typed honestly.
+ */
+export function signalTypeErrors(spec: GameSpec): Diagnostic[] {
+  const { conflicts } = inferSignalTypes({
+    predicates: spec.inputs.flatMap((p) =>
+      p.booleanSignal !== undefined
+        ? [{ proposition: p.name, fn: '', args: [], text: p.term ?? p.name, signal: p.booleanSignal }]
+        : p.predicate
+          ? [{ proposition: p.name, fn: p.predicate.fn, args: p.predicate.args, text: p.term ?? p.name }]
+          : [],
+    ),
+    updates: spec.outputs.flatMap((o) => (o.update ? [{ proposition: o.name, ...o.update, text: o.term ?? o.name }] : [])),
+  });
+  const parts = [...spec.initially, ...spec.preset, ...spec.assumptions, ...spec.guarantees];
+  return conflicts.map((c) => {
+    const part = parts.find((p) => p.span !== undefined && atoms(p.formula).has(c.proposition));
+    return error(`type mismatch: ${c.message}`, part?.span, 'type');
+  });
+}
+
 /** The compile command's own re-check: never trust a controller just because synthesis returned it. */
 export function assertVerified(spec: GameSpec, machine: MealyMachine): void {
   const verdict = verifyController(spec, machine);
@@ -128,6 +159,11 @@ function readText(file: string): string {
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
     throw new UserError(error(`cannot read ${file}: ${reason}`, undefined, 'io'));
   }
+}
+
+/** A word as a POSIX shell would need it in the suggested command. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function fileStem(file: string): string {

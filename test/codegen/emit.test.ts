@@ -73,11 +73,13 @@ const expectedError: Record<string, RegExp> = {
 describe('emitted module', () => {
   let dir: string;
   let results: Record<string, string[]>;
+  let exact: Record<string, string[]>;
   beforeAll(() => {
     dir = scratchDir('emit-test');
     const files: Record<string, string> = { 'tiny.ts': source, 'good.ts': goodImpl };
     for (const [name, body] of Object.entries(wrong)) files[`${name}.ts`] = `import { createTiny } from './tiny.js';\n${body}\n`;
     results = typecheck(dir, files);
+    exact = typecheck(dir, { 'tiny.ts': source, 'good.ts': goodImpl }, { exactOptionalPropertyTypes: true });
   }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -85,6 +87,12 @@ describe('emitted module', () => {
     expect(results['tiny.ts']).toEqual([]);
     expect(results['good.ts']).toEqual([]);
     expect(results['<other>']).toBeUndefined();
+  });
+
+  it('compiles with exactOptionalPropertyTypes too', () => {
+    expect(exact['tiny.ts']).toEqual([]);
+    expect(exact['good.ts']).toEqual([]);
+    expect(exact['<other>']).toBeUndefined();
   });
 
   for (const name of Object.keys(wrong))

@@ -12,14 +12,9 @@ export function scratchDir(name: string): string {
   return dir;
 }
 
-/** Write `files` into `dir`, type-check them together; returns diagnostics text per file name. */
-export function typecheck(dir: string, files: Record<string, string>): Record<string, string[]> {
-  const paths = Object.entries(files).map(([name, text]) => {
-    const path = join(dir, name);
-    writeFileSync(path, text);
-    return path;
-  });
-  const program = ts.createProgram(paths, {
+/** The settings a strict user project has; `extra` adds e.g. `exactOptionalPropertyTypes`. */
+function compilerOptions(extra: ts.CompilerOptions): ts.CompilerOptions {
+  return {
     target: ts.ScriptTarget.ES2022,
     lib: ['lib.es2023.d.ts'],
     module: ts.ModuleKind.NodeNext,
@@ -29,15 +24,35 @@ export function typecheck(dir: string, files: Record<string, string>): Record<st
     skipLibCheck: true,
     types: ['node'],
     noImplicitAny: true,
-  });
+    ...extra,
+  };
+}
+
+/**
+ * Type-check the files at `paths` together; returns diagnostics text per given path (diagnostics
+ * in other files, e.g. the runtime's sources they import, under `<other>`).
+ */
+export function typecheckPaths(paths: readonly string[], extra: ts.CompilerOptions = {}): Record<string, string[]> {
+  const program = ts.createProgram(paths.map((p) => resolve(p)), compilerOptions(extra));
   const out: Record<string, string[]> = {};
-  for (const name of Object.keys(files)) out[name] = [];
+  for (const path of paths) out[path] = [];
   for (const d of ts.getPreEmitDiagnostics(program)) {
     const file = d.file?.fileName ?? '';
-    const name = Object.keys(files).find((n) => resolve(file) === join(dir, n));
+    const path = paths.find((p) => resolve(file) === resolve(p));
     const text = ts.flattenDiagnosticMessageText(d.messageText, '\n');
-    if (name) out[name].push(text);
+    if (path !== undefined) out[path].push(text);
     else (out['<other>'] ??= []).push(`${file}: ${text}`);
   }
+  return out;
+}
+
+/** Write `files` into `dir`, type-check them together; returns diagnostics text per file name. */
+export function typecheck(dir: string, files: Record<string, string>, extra: ts.CompilerOptions = {}): Record<string, string[]> {
+  const names = Object.keys(files);
+  for (const name of names) writeFileSync(join(dir, name), files[name]);
+  const byPath = typecheckPaths(names.map((n) => join(dir, n)), extra);
+  const out: Record<string, string[]> = {};
+  for (const name of names) out[name] = byPath[join(dir, name)];
+  if (byPath['<other>']) out['<other>'] = byPath['<other>'];
   return out;
 }

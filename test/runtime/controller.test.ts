@@ -225,6 +225,81 @@ describe('snapshot / restore', () => {
   });
 });
 
+describe('restore validates every field of a snapshot', () => {
+  const fresh = () => createController<Signals, object>({ table, impl: lcgImpl(1), initialSignals: initial, options: { telemetry: false } });
+  /** The error `restore` throws for `edit(snapshot)`, after checking the controller did not change. */
+  async function refusal(edit: (snapshot: Record<string, unknown>) => unknown): Promise<{ field: unknown; message: string }> {
+    const c = fresh();
+    for (let i = 0; i < 3; i++) await c.step();
+    const before = JSON.stringify({ state: c.state, signals: c.signals, steps: c.stepCount });
+    const snapshot = JSON.parse(JSON.stringify(c.snapshot())) as Record<string, unknown>;
+    const input = edit(snapshot);
+    let caught: unknown;
+    try {
+      c.restore((typeof input === 'string' ? input : JSON.stringify(input ?? snapshot)) as string);
+    } catch (err) {
+      caught = err;
+    }
+    expect(JSON.stringify({ state: c.state, signals: c.signals, steps: c.stepCount })).toBe(before);
+    expect(caught).toBeInstanceOf(TypeError);
+    return { field: (caught as { field?: unknown }).field, message: (caught as Error).message };
+  }
+  const without = (key: string) => (s: Record<string, unknown>) => {
+    delete s[key];
+    return s;
+  };
+  const set = (key: string, value: unknown) => (s: Record<string, unknown>) => ({ ...s, [key]: value });
+  const setSignal = (key: string, value: unknown) => (s: Record<string, unknown>) => ({ ...s, signals: { ...(s.signals as object), [key]: value } });
+
+  const cases: [string, (s: Record<string, unknown>) => unknown, string, RegExp][] = [
+    ['a negative step', set('step', -5), 'step', /`step` must be the number of steps taken \(a non-negative integer\), not the number -5/],
+    ['a text step', set('step', 'abc'), 'step', /`step` .* not the string "abc"/],
+    ['a fractional step', set('step', 1.5), 'step', /`step`/],
+    ['no step', without('step'), 'step', /`step` .* not nothing/],
+    ['no signals', without('signals'), 'signals', /`signals` must be an object of signal values, not nothing/],
+    ['signals as an array', set('signals', []), 'signals', /not an array/],
+    ['an unknown signal', setSignal('bogus', 1), 'signals.bogus', /"bogus", which is not a signal of tiny/],
+    ['a missing cell', (s) => ({ ...s, signals: { summary: 'x' } }), 'signals.count', /lacks the cell "count"/],
+    ['a state given as text', set('state', '1'), 'state', /`state` must be a state index \(an integer from 0 to 1\), not the string "1"/],
+    ['a fractional state', set('state', 0.5), 'state', /not the number 0.5/],
+    ['a negative state', set('state', -1), 'state', /`state` -1 is out of range: the table has states 0 to 1/],
+    ['a state past the table', set('state', 9), 'state', /`state` 9 is out of range/],
+    ['a newer version', set('version', 2), 'version', /snapshot version 2 is newer than this runtime reads/],
+    ['a version given as text', set('version', '1'), 'version', /`version` must be 1, not the string "1"/],
+    ['another format', set('format', 'nope'), 'format', /not a tslc controller snapshot/],
+    ['an unknown field', set('extra', true), 'extra', /unknown field `extra`/],
+    ['a table name that is not text', set('table', 3), 'table', /`table` must be/],
+    ['another fingerprint', set('fingerprint', 'tiny:1:00000000'), 'fingerprint', /different controller table/],
+    ['text that is not JSON', () => '{"format":', '', /the snapshot text is not JSON/],
+    ['JSON that is not an object', () => '[1]', '', /a snapshot is an object, not an array/],
+  ];
+  for (const [what, edit, field, message] of cases)
+    it(`refuses ${what}, naming the field`, async () => {
+      const r = await refusal(edit);
+      expect(r.message).toMatch(message);
+      expect(r.field).toBe(field);
+    });
+
+  it('refuses signal values JSON cannot carry, in a snapshot object and when taking one', async () => {
+    const c = fresh();
+    const snapshot = c.snapshot();
+    expect(() => c.restore({ ...snapshot, signals: { ...snapshot.signals, summary: () => 1 } })).toThrow(/signal "summary" is a function, which JSON cannot carry/);
+    const broken = createController<Signals, object>({ table, impl: { ...lcgImpl(1), summarize: () => undefined }, initialSignals: initial, options: { telemetry: false } });
+    for (let i = 0; i < 30 && broken.signals.summary !== undefined; i++) await broken.step();
+    expect(broken.signals.summary).toBeUndefined();
+    expect(() => broken.snapshot()).toThrow(/cannot snapshot tiny: signal "summary" is nothing, which JSON cannot carry/);
+  });
+
+  it('still restores a valid snapshot, also one with inputs and outputs left out', async () => {
+    const a = fresh();
+    for (let i = 0; i < 5; i++) await a.step();
+    const b = fresh();
+    const snap = a.snapshot();
+    b.restore({ ...snap, signals: { summary: snap.signals.summary, count: snap.signals.count } });
+    expect([b.state, b.stepCount, b.signals.count, b.signals.summary]).toEqual([a.state, 5, a.signals.count, a.signals.summary]);
+  });
+});
+
 describe('traces and replay', () => {
   it('a recorded JSONL trace replays against the table; a tampered one does not', async () => {
     const lines: string[] = [];

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
-import { UserError } from '../../diagnostics/diagnostic.js';
+import { type Diagnostic, error, UserError } from '../../diagnostics/diagnostic.js';
 import { CodegenVerificationError, compileSpecs, type CompileOutcome, type ControllerSynthesizer } from '../../codegen/pipeline.js';
 import type { GameSpec } from '../../game/spec.js';
 import type { MealyMachine } from '../../game/mealy.js';
@@ -102,6 +102,10 @@ async function externalSynthesizer(args: Record<string, unknown>, failure: { exi
 async function compileAll(options: Options): Promise<number> {
   let exit: number = ExitCode.ok;
   const reports: Report[] = [];
+  // A mistake in one spec (syntax, an unusable name) must not stop the others: each unit's
+  // diagnostics are kept, the other modules are written, and all diagnostics are raised at the end.
+  const problems: Diagnostic[] = [];
+  const modules = new Map<string, string>();
   for (const unit of units(options)) {
     let outcome: CompileOutcome;
     const failure: { exitCode?: number } = {};
@@ -120,7 +124,9 @@ async function compileAll(options: Options): Promise<number> {
         process.stderr.write(`tslc: internal error, no module written: ${err.message}\n`);
         return ExitCode.internal;
       }
-      throw err;
+      if (!(err instanceof UserError)) throw err;
+      problems.push(...err.diagnostics);
+      continue;
     }
     if (outcome.kind === 'unrealizable') {
       process.stderr.write(`${unit.files.join(' + ')}: error: unrealizable, no controller exists (${outcome.seconds.toFixed(2)} s)\n`);
@@ -136,6 +142,13 @@ async function compileAll(options: Options): Promise<number> {
       exit = [ExitCode.inputError, ExitCode.failure, ExitCode.unknown].find((c) => c === exit || c === code) ?? code;
       continue;
     }
+    // Two specs with the same stem (`a/x.tsl b/x.tsl`) would write the same module.
+    const earlier = modules.get(outcome.outPath);
+    if (earlier !== undefined) {
+      problems.push(error(`${unit.files.join(' + ')} and ${earlier} would both be written to ${outcome.outPath}; compile one of them separately with --as <name>`, undefined, 'name'));
+      continue;
+    }
+    modules.set(outcome.outPath, unit.files.join(' + '));
     const existing = existsSync(outcome.outPath) ? readFileSync(outcome.outPath, 'utf8') : undefined;
     const shown = relative(process.cwd(), outcome.outPath) || outcome.outPath;
     const diagram = options.diagram ? diagramFile(outcome.outPath, options.diagram, outcome.machine, outcome.spec) : undefined;
@@ -175,6 +188,7 @@ async function compileAll(options: Options): Promise<number> {
         process.stdout.write(
           `${r.path}: ${r.status} (${r.states} state${r.states === 1 ? '' : 's'}, ${r.seconds.toFixed(2)} s${r.backend ? `, ${r.backend}` : ''})${r.diagram ? ` + ${r.diagram}` : ''}\n`,
         );
+  if (problems.length > 0) throw new UserError(problems);
   return exit;
 }
 
