@@ -129,7 +129,8 @@ export function readTlsfStatus(text: string): 'realizable' | 'unrealizable' | un
 
 /** `--param n=3 --param m=2` → `{ n: 3, m: 2 }`; a malformed assignment is a user error. */
 export function parseParamAssignments(assignments: readonly string[]): Record<string, number> {
-  const out: Record<string, number> = {};
+  // Null prototype: the names are the user's (`--param __proto__=1` is just an unknown parameter).
+  const out: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const a of assignments) {
     const m = /^\s*([A-Za-z_@][A-Za-z0-9_@']*)\s*=\s*(-?[0-9]+)\s*$/.exec(a);
     if (!m) throw new UserError(error(`--param expects NAME=INTEGER, got '${a}'`, undefined, 'usage'));

@@ -8,20 +8,20 @@ import type { Binding, EnumDecl, Expr, SignalDecl, TlsfDocumentAst, TlsfSemantic
 import { parseExpression, RESERVED, type TokenCursor } from './expr-parser.js';
 import { Lexer, type Token } from './lexer.js';
 
-export { RESERVED } from './expr-parser.js';
-
-const SECTION_ALIASES: Readonly<Record<string, 'initially' | 'preset' | 'require' | 'assume' | 'assert' | 'guarantee'>> = {
-  INITIALLY: 'initially',
-  PRESET: 'preset',
-  REQUIRE: 'require',
-  REQUIREMENTS: 'require',
-  ASSUME: 'assume',
-  ASSUMPTIONS: 'assume',
-  ASSERT: 'assert',
-  INVARIANTS: 'assert',
-  GUARANTEE: 'guarantee',
-  GUARANTEES: 'guarantee',
-};
+type SectionName = 'initially' | 'preset' | 'require' | 'assume' | 'assert' | 'guarantee';
+/** A Map, not an object: section names come from the user (`constructor` must not match). */
+const SECTION_ALIASES: ReadonlyMap<string, SectionName> = new Map([
+  ['INITIALLY', 'initially'],
+  ['PRESET', 'preset'],
+  ['REQUIRE', 'require'],
+  ['REQUIREMENTS', 'require'],
+  ['ASSUME', 'assume'],
+  ['ASSUMPTIONS', 'assume'],
+  ['ASSERT', 'assert'],
+  ['INVARIANTS', 'assert'],
+  ['GUARANTEE', 'guarantee'],
+  ['GUARANTEES', 'guarantee'],
+]);
 
 export function parseTlsfAst(file: string, text: string): { ast: TlsfDocumentAst; lexer: Lexer } {
   const lexer = new Lexer(file, text);
@@ -292,7 +292,7 @@ class Parser implements TokenCursor {
         (t.text === 'INPUTS' ? inputs : outputs).push(...this.signals(t.text));
         continue;
       }
-      const section = SECTION_ALIASES[t.text];
+      const section = SECTION_ALIASES.get(t.text);
       if (!section) {
         this.fail(`unknown MAIN section '${t.text}' (expected INPUTS, OUTPUTS, INITIALLY, PRESET, REQUIRE, ASSUME, ASSERT or GUARANTEE)`);
       }

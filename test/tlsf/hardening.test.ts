@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Formula, ap, G, implies, not } from '../../src/ltl/formula.js';
-import { loadTlsfGame, parseTlsf } from '../../src/tlsf/index.js';
+import { loadTlsfGame, parseParamAssignments, parseTlsf } from '../../src/tlsf/index.js';
 import { runTslc } from '../support/cli.js';
 
 const HEAD = 'INFO { TITLE: "t" DESCRIPTION: "d" SEMANTICS: Mealy TARGET: Mealy }\n';
@@ -80,4 +80,17 @@ describe('the deadline bounds the front end', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('unknown (timeout)');
   }, 120_000);
+});
+
+describe('names from the user are never looked up on a plain object', () => {
+  it('reads a MAIN section called constructor as an unknown section, not a crash', () => {
+    expect(() => parseTlsf('x.tlsf', `${HEAD}MAIN { INPUTS { a; } constructor { a; } }`)).toThrow(
+      "unknown MAIN section 'constructor' (expected INPUTS, OUTPUTS, INITIALLY, PRESET, REQUIRE, ASSUME, ASSERT or GUARANTEE)",
+    );
+  });
+  it('treats --param __proto__=1 as an unknown parameter', () => {
+    expect(() => parseTlsf('x.tlsf', `${HEAD}GLOBAL { PARAMETERS { n = 1; } }\nMAIN { INPUTS { a; } GUARANTEE { a; } }`, { params: parseParamAssignments(['__proto__=1']) })).toThrow(
+      "--param __proto__: the file has no parameter '__proto__' (parameters: n)",
+    );
+  });
 });
