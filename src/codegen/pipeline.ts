@@ -44,6 +44,8 @@ export interface CompileRequest {
   readonly runtimeImport?: string;
   readonly timeoutMs?: number;
   readonly onWarning?: (d: Diagnostic) => void;
+  /** TSL imports only from inside this directory (`--import-root`). */
+  readonly importRoot?: string;
   /** The back end (`--synthesizer`); default: the builtin engine. Its controller is re-verified here. */
   readonly synthesizer?: ControllerSynthesizer;
 }
@@ -90,7 +92,7 @@ export async function compileSpecs(request: CompileRequest): Promise<CompileOutc
   for (const file of request.files) {
     const text = readText(file);
     texts.push(text);
-    const game = await loadGame(file, { text, onWarning: request.onWarning });
+    const game = await loadGame(file, { text, onWarning: request.onWarning, importRoot: request.importRoot });
     if (!game.tslSignals)
       throw new UserError(error(`${file}: only TSL specifications can be compiled to controllers`, undefined, 'compile-format'));
     games.push(game);

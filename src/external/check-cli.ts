@@ -5,7 +5,7 @@
  */
 import { type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import { ExitCode } from '../cli/exit-codes.js';
-import { renderDiagnostics } from '../cli/io.js';
+import { importRootArg, renderDiagnostics } from '../cli/io.js';
 import { builtinBackend } from './builtin.js';
 import { crossCheck, crossCheckDiagnostics, formatCrossCheckTable, type CrossCheckRow } from './cross-check.js';
 import { solve, synthesizerFromArgs } from './solve.js';
@@ -35,7 +35,7 @@ export async function runExternalCheck(
   for (const file of files) {
     let spec: Awaited<ReturnType<typeof loadGame>>;
     try {
-      spec = await loadGame(file, {});
+      spec = await loadGame(file, { importRoot: importRootArg(args) });
     } catch (err) {
       // One bad file is reported and the others are still checked, as with the builtin engine.
       if (!(err instanceof UserError)) throw err;

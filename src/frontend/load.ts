@@ -19,6 +19,10 @@ export interface LoadOptions {
   readonly onWarning?: (d: Diagnostic) => void;
   /** The file's text, when the caller already has it. */
   readonly text?: string;
+  /** TSL imports are read only from inside this directory (symlinks followed); default: anywhere. */
+  readonly importRoot?: string;
+  /** The largest file a TSL import may read, in bytes (default 1 MiB). */
+  readonly maxImportBytes?: number;
   /**
    * A `performance.now()` time after which loading gives up with `FrontEndTimeout` (TLSF
    * parameters, definitions and big operators can expand for a long time).
@@ -47,7 +51,12 @@ export async function loadGame(path: string, options: LoadOptions = {}): Promise
   registerSource(path, text);
   if (ext === '.tsl') {
     const { loadTslGame } = await import('../tsl/index.js');
-    const loaded = loadTslGame(path, text, { names: options.names });
+    const loaded = loadTslGame(path, text, {
+      names: options.names,
+      importRoot: options.importRoot,
+      maxImportBytes: options.maxImportBytes,
+      onImport: registerSource,
+    });
     for (const d of loaded.diagnostics) options.onWarning?.(d);
     return loaded.game;
   }

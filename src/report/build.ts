@@ -11,19 +11,24 @@ import type { GameSpec } from '../game/spec.js';
 import { synthesize } from '../synthesis/index.js';
 import { type ReportInput, renderReport } from './html.js';
 
-export interface BuildReportOptions {
+export interface LoadSpecsOptions {
+  /** TSL imports only from inside this directory (`--import-root`). */
+  readonly importRoot?: string;
+}
+
+export interface BuildReportOptions extends LoadSpecsOptions {
   readonly timeoutMs?: number;
 }
 
-export async function loadSpecs(files: readonly string[]): Promise<GameSpec> {
-  const games = await Promise.all(files.map((f) => loadGame(f)));
+export async function loadSpecs(files: readonly string[], options: LoadSpecsOptions = {}): Promise<GameSpec> {
+  const games = await Promise.all(files.map((f) => loadGame(f, { importRoot: options.importRoot })));
   const name = games.map((g) => g.name).join(' ∧ ');
   return games.length === 1 ? games[0] : composeGames(name, games);
 }
 
 export async function buildReportInput(files: readonly string[], options: BuildReportOptions = {}): Promise<ReportInput> {
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const spec = await loadSpecs(files);
+  const spec = await loadSpecs(files, options);
   const texts = files.map((path) => ({ path, text: readFileSync(path, 'utf8') }));
   const title = `${spec.name}`;
   const result = synthesize(spec, { timeoutMs });

@@ -23,6 +23,8 @@ export interface IsolatedRequest {
   readonly file?: string;
   readonly ltl?: { readonly formula: string; readonly ins: readonly string[]; readonly outs: readonly string[] };
   readonly params?: Readonly<Record<string, number>>;
+  /** TSL imports only from inside this directory (`--import-root`). */
+  readonly importRoot?: string;
   readonly timeoutMs: number;
   /** Synthesize (and count controller states) instead of only checking. */
   readonly synthesize: boolean;
@@ -313,7 +315,7 @@ export async function runInProcess(request: IsolatedRequest, limits?: InProcessL
     const deadline = started + request.timeoutMs;
     const spec = request.ltl
       ? await loadLtlGame(request.ltl.formula, request.ltl.ins, request.ltl.outs)
-      : await loadGame(request.file!, { params: request.params, deadline });
+      : await loadGame(request.file!, { params: request.params, importRoot: request.importRoot, deadline });
     const { checkRealizability, synthesizeController, CONTROLLER_TOO_LARGE, STOPPED_EARLY } = await import('./index.js');
     const remaining = Math.max(1, request.timeoutMs - (performance.now() - started));
     const options = { timeoutMs: remaining, stopAfterMs: limits?.stopAfterMs };

@@ -5,10 +5,10 @@
  * outputs are only updated; predicates and functions get arities. All errors are collected and
  * thrown together as one `UserError`; warnings are returned.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { type Diagnostic, type SourceSpan, UserError } from '../diagnostics/diagnostic.js';
 import type { Definition, Expr, Loc, TslAst } from './ast.js';
+import { COST_CAP, ExpansionCosts, type Scope } from './expansion-cost.js';
+import { type ImportAccess, importKey, readImport, resolvedImportRoot } from './import-file.js';
 import { parseTsl } from './parse.js';
 import { precedenceWarnings } from './precedence.js';
 import {
@@ -72,19 +72,25 @@ export interface CheckedTsl {
   readonly warnings: readonly Diagnostic[];
 }
 
-export interface CheckOptions {
-  /** Reads imported files; default: the file system. */
-  readonly readFile?: (path: string) => string;
+/**
+ * How imports are read (see import-file.ts): `importRoot` confines them to a directory,
+ * `maxImportBytes` caps each file, `readFile` replaces the file system.
+ */
+export interface CheckOptions extends ImportAccess {
+  /** Called with each imported file's path and text (the CLI keeps them to show source lines). */
+  readonly onImport?: (path: string, text: string) => void;
 }
 
-/** Expanding definitions may not produce more nodes than this (guards against macro bombs). */
-const EXPANSION_BUDGET = 200_000;
-
-interface Scope {
-  readonly file: string;
-  readonly definitions: ReadonlyMap<string, Definition>;
-  readonly imports: ReadonlyMap<string, Scope>;
-}
+/**
+ * Expanding the definitions of a whole file may neither produce more nodes than this nor take more
+ * steps (guards against macro bombs). Checked before each formula is expanded (expansion-cost.ts).
+ */
+export const EXPANSION_LIMIT = 200_000;
+/**
+ * What `expand` itself may spend (steps plus substituted nodes): a backstop that only a recursive
+ * definition, which is an error anyway, can bring within reach.
+ */
+const EXPANSION_BACKSTOP = 4 * EXPANSION_LIMIT;
 
 interface Use {
   readonly arity: number;
@@ -95,7 +101,14 @@ interface Use {
 class Checker {
   readonly errors: Diagnostic[] = [];
   readonly warnings: Diagnostic[] = [];
-  private budget = EXPANSION_BUDGET;
+  private budget = EXPANSION_BACKSTOP;
+  private overBudget = false;
+  /** What the formulas expanded so far have used of EXPANSION_LIMIT. */
+  private nodesLeft = EXPANSION_LIMIT;
+  private stepsLeft = EXPANSION_LIMIT;
+  private readonly costs = new ExpansionCosts();
+  /** Node counts of expanded subtrees (to charge a parameter's argument each time it is substituted). */
+  private readonly sizes = new WeakMap<Expr, number>();
   /** name → uses, per symbol class. */
   readonly predicateUses = new Map<string, Use[]>();
   readonly functionUses = new Map<string, Use[]>();
@@ -104,10 +117,19 @@ class Checker {
   /** Type classes, only to tell boolean signals/functions apart (see BooleanTypes). */
   readonly types = new TypeClasses();
 
-  constructor(
-    private readonly mainFile: string,
-    private readonly readFile: (path: string) => string,
-  ) {}
+  /** Imported files already loaded, by identity (a file imported twice is read and parsed once). */
+  private readonly loaded = new Map<string, { scope: Scope; hasSections: boolean }>();
+  private readonly unparsable = new Set<string>();
+  private readonly importRoot: string | undefined;
+
+  constructor(private readonly access: CheckOptions) {
+    if (access.importRoot === undefined) return;
+    try {
+      this.importRoot = resolvedImportRoot(access.importRoot, access);
+    } catch (err) {
+      throw new UserError({ severity: 'error', message: (err as Error).message, code: 'import-root' });
+    }
+  }
 
   error(message: string, file: string, loc: Loc | undefined, code: string, notes?: Diagnostic[]): void {
     this.errors.push({ severity: 'error', message, span: loc ? spanOf(file, loc) : undefined, code, notes });
@@ -129,36 +151,43 @@ class Checker {
     }
     const imports = new Map<string, Scope>();
     for (const imp of ast.imports) {
-      const path = resolve(dirname(ast.file), imp.path);
-      if (loading.includes(path)) {
+      const read = readImport(ast.file, imp.path, this.access, this.importRoot);
+      if (!read.ok) {
+        if (read.missing) this.error(`unknown import "${imp.path}": no such file`, ast.file, imp.pathLoc, 'unknown-import');
+        else this.error(`cannot import "${imp.path}": ${read.reason}`, ast.file, imp.pathLoc, 'import');
+        continue;
+      }
+      if (loading.includes(read.key)) {
         this.error(`import cycle: "${imp.path}" imports itself`, ast.file, imp.pathLoc, 'import-cycle');
         continue;
       }
-      let text: string;
-      try {
-        text = this.readFile(path);
-      } catch {
-        this.error(`unknown import "${imp.path}": no such file`, ast.file, imp.pathLoc, 'unknown-import');
-        continue;
-      }
-      let imported: TslAst;
-      try {
-        imported = parseTsl(path, text);
-      } catch (err) {
-        if (err instanceof UserError) {
-          this.errors.push(...err.diagnostics);
+      // A file that failed to parse is reported once, however often it is imported.
+      if (this.unparsable.has(read.key)) continue;
+      let entry = this.loaded.get(read.key);
+      if (!entry) {
+        this.access.onImport?.(read.path, read.text);
+        let imported: TslAst;
+        try {
+          imported = parseTsl(read.path, read.text);
+        } catch (err) {
+          if (!(err instanceof UserError)) throw err;
+          // The imported file is a .tsl file (nothing else is read): show where it is wrong, and where it was imported.
+          const importedHere: Diagnostic = { severity: 'note', message: `imported here`, span: spanOf(ast.file, imp.pathLoc) };
+          this.errors.push(...err.diagnostics.map((d) => ({ ...d, notes: [...(d.notes ?? []), importedHere] })));
+          this.unparsable.add(read.key);
           continue;
         }
-        throw err;
+        entry = { scope: this.buildScope(imported, [...loading, read.key]), hasSections: imported.sections.length > 0 };
+        this.loaded.set(read.key, entry);
       }
-      if (imported.sections.length > 0)
+      if (entry.hasSections)
         this.warnings.push({
           severity: 'warning',
           message: `the assume/guarantee sections of "${imp.path}" are ignored: an import only provides definitions`,
           span: spanOf(ast.file, imp.loc),
           code: 'import-sections',
         });
-      imports.set(imp.alias, this.buildScope(imported, [...loading, path]));
+      imports.set(imp.alias, entry.scope);
     }
     return { file: ast.file, definitions, imports };
   }
@@ -179,84 +208,133 @@ class Checker {
   // -- definition expansion ------------------------------------------------------------------
 
   /**
-   * Replaces uses of definitions by their bodies. Expanded nodes take the use's location, so
-   * errors inside a definition point at where it was used in the file being checked.
+   * Whether `formula`'s definitions can be expanded within what is left of EXPANSION_LIMIT: if
+   * not, reports it at the costliest use (before any work is done) and returns false.
    */
-  expand(e: Expr, scope: Scope, params: ReadonlyMap<string, Expr>, file: string, active: readonly string[]): Expr {
+  affordable(formula: Expr, scope: Scope): boolean {
+    const cost = this.costs.of(formula, scope);
+    if (cost.size <= this.nodesLeft && cost.steps <= this.stepsLeft) {
+      this.nodesLeft -= cost.size;
+      this.stepsLeft -= cost.steps;
+      return true;
+    }
+    const worst = this.costs.costliestUse(formula, scope);
+    const tooLarge = cost.size > this.nodesLeft;
+    const at = worst?.use.loc ?? formula.loc;
+    const what = worst ? `"${worst.name}" here` : 'this formula';
+    const amount = tooLarge ? `${countText((worst?.cost ?? cost).size)} nodes` : `${countText((worst?.cost ?? cost).steps)} steps`;
+    this.error(
+      tooLarge
+        ? `definitions expand to a formula that is too large: ${what} stands for ${amount} (at most ${countText(EXPANSION_LIMIT)} for the whole file)`
+        : `definitions take too long to expand: ${what} takes ${amount} (at most ${countText(EXPANSION_LIMIT)} for the whole file)`,
+      scope.file,
+      at,
+      'expansion',
+    );
+    return false;
+  }
+
+  /**
+   * Replaces uses of definitions by their bodies. Inside an expansion every node takes the
+   * location `at` of the outermost use, so errors found later (arity, roles) point at where the
+   * definition was used in the file being checked; errors found here point into the definition.
+   */
+  expand(e: Expr, scope: Scope, params: ReadonlyMap<string, Expr>, active: readonly string[], at?: Loc): Expr {
     if (--this.budget < 0) {
-      if (this.budget === -1) this.error('definitions expand to a formula that is too large', file, e.loc, 'expansion');
+      if (!this.overBudget) this.error('definitions expand to a formula that is too large', scope.file, e.loc, 'expansion');
+      this.overBudget = true;
       return e;
     }
+    const loc = at ?? e.loc;
     switch (e.kind) {
       case 'bool':
       case 'num':
-        return e;
+        return this.sized(at ? { ...e, loc } : e);
       case 'name': {
         const bound = params.get(e.name);
-        if (bound) return bound;
-        const found = this.lookup(scope, e.name, file, e.loc);
-        if (!found) return e;
-        return this.instantiate(found.def, found.scope, [], e.loc, file, active, e.name);
+        if (bound) {
+          this.budget -= this.sizes.get(bound) ?? 1;
+          return bound;
+        }
+        const found = this.lookup(scope, e.name, scope.file, e.loc);
+        if (!found) return this.sized(at ? { ...e, loc } : e);
+        return this.instantiate(found.def, found.scope, [], loc, scope.file, e.loc, active, e.name);
       }
       case 'app': {
-        const args = e.args.map((a) => this.expand(a, scope, params, file, active));
         if (params.has(e.fn)) {
-          this.error(`parameter "${e.fn}" cannot be applied to arguments`, file, e.fnLoc, 'definition');
-          return { ...e, args };
+          const args = e.args.map((a) => this.expand(a, scope, params, active, at));
+          this.error(`parameter "${e.fn}" cannot be applied to arguments`, scope.file, e.fnLoc, 'definition');
+          return this.sized({ ...e, loc, fnLoc: at ?? e.fnLoc, args });
         }
-        const found = this.lookup(scope, e.fn, file, e.fnLoc);
-        if (!found) return { ...e, args };
-        return this.instantiate(found.def, found.scope, args, e.loc, file, active, e.fn);
+        const found = this.lookup(scope, e.fn, scope.file, e.fnLoc);
+        // The arguments of a use become part of the expansion, so they take its location too.
+        const args = e.args.map((a) => this.expand(a, scope, params, active, found ? loc : at));
+        if (!found) return this.sized({ ...e, loc, fnLoc: at ?? e.fnLoc, args });
+        return this.instantiate(found.def, found.scope, args, loc, scope.file, e.loc, active, e.fn);
       }
       case 'update': {
-        const value = this.expand(e.value, scope, params, file, active);
+        const value = this.expand(e.value, scope, params, active, at);
+        const targetLoc = at ?? e.targetLoc;
         const bound = params.get(e.target);
         if (bound) {
           if (bound.kind !== 'name') {
-            this.error(`the target of an update must be a signal name`, file, e.targetLoc, 'update-target');
-            return { ...e, value };
+            this.error(`the target of an update must be a signal name`, scope.file, e.targetLoc, 'update-target');
+            return this.sized({ ...e, loc, targetLoc, value });
           }
-          return { ...e, target: bound.name, value };
+          return this.sized({ ...e, loc, targetLoc, target: bound.name, value });
         }
-        return { ...e, value };
+        return this.sized({ ...e, loc, targetLoc, value });
       }
       case 'unary':
-        return { ...e, arg: this.expand(e.arg, scope, params, file, active) };
+        return this.sized({ ...e, loc, arg: this.expand(e.arg, scope, params, active, at) });
       default:
-        return {
+        return this.sized({
           ...e,
-          left: this.expand(e.left, scope, params, file, active),
-          right: this.expand(e.right, scope, params, file, active),
-        } as Expr;
+          loc,
+          left: this.expand(e.left, scope, params, active, at),
+          right: this.expand(e.right, scope, params, active, at),
+        } as Expr);
     }
+  }
+
+  /** Records the node count of a node whose children are already recorded. */
+  private sized(e: Expr): Expr {
+    const of = (c: Expr) => this.sizes.get(c) ?? 1;
+    let n = 1;
+    if (e.kind === 'app') for (const a of e.args) n += of(a);
+    else if (e.kind === 'update') n += of(e.value);
+    else if (e.kind === 'unary') n += of(e.arg);
+    else if (e.kind === 'binary' || e.kind === 'arith' || e.kind === 'compare') n += of(e.left) + of(e.right);
+    this.sizes.set(e, n);
+    return e;
   }
 
   private instantiate(
     def: Definition,
     scope: Scope,
     args: readonly Expr[],
+    at: Loc,
+    useFile: string,
     useLoc: Loc,
-    file: string,
     active: readonly string[],
     usedAs: string,
   ): Expr {
     const key = `${scope.file}\u0000${def.name}`;
     if (active.includes(key)) {
-      this.error(`definition "${usedAs}" refers to itself`, file, useLoc, 'recursive-definition');
-      return { kind: 'bool', value: true, loc: useLoc };
+      this.error(`definition "${usedAs}" refers to itself`, useFile, useLoc, 'recursive-definition');
+      return this.sized({ kind: 'bool', value: true, loc: at });
     }
     if (args.length !== def.params.length) {
       this.error(
         `"${usedAs}" is defined with ${plural(def.params.length, 'parameter')} but used with ${plural(args.length, 'argument')}`,
-        file,
+        useFile,
         useLoc,
         'arity',
       );
-      return { kind: 'bool', value: true, loc: useLoc };
+      return this.sized({ kind: 'bool', value: true, loc: at });
     }
     const bindings = new Map(def.params.map((p, i) => [p, args[i]] as const));
-    const body = this.expand(def.body, scope, bindings, file, [...active, key]);
-    return relocate(body, useLoc);
+    return this.expand(def.body, scope, bindings, [...active, key], at);
   }
 
   // -- classification ------------------------------------------------------------------------
@@ -443,9 +521,8 @@ class Checker {
 
 /** Checks a parsed file (and its imports). Throws `UserError` with every error found. */
 export function checkTsl(ast: TslAst, source: string, options: CheckOptions = {}): CheckedTsl {
-  const readFile = options.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
-  const checker = new Checker(ast.file, readFile);
-  const scope = checker.buildScope(ast, [resolve(ast.file)]);
+  const checker = new Checker(options);
+  const scope = checker.buildScope(ast, [importKey(ast.file, options)]);
   checker.warnings.push(...precedenceWarnings(ast));
 
   const formulas: CheckedFormula[] = [];
@@ -453,7 +530,8 @@ export function checkTsl(ast: TslAst, source: string, options: CheckOptions = {}
   const allReads = new Map<string, number>();
   for (const section of ast.sections) {
     for (const raw of section.formulas) {
-      const expanded = checker.expand(raw, scope, new Map(), ast.file, []);
+      if (!checker.affordable(raw, scope)) continue;
+      const expanded = checker.expand(raw, scope, new Map(), []);
       const formula = checker.formula(expanded, ast.file);
       countReads(formula, selfReads, allReads);
       formulas.push({
@@ -545,23 +623,6 @@ function countReads(f: CoreFormula, self: Map<string, number>, all: Map<string, 
   }
 }
 
-function relocate(e: Expr, loc: Loc): Expr {
-  switch (e.kind) {
-    case 'bool':
-    case 'num':
-    case 'name':
-      return { ...e, loc };
-    case 'app':
-      return { ...e, loc, fnLoc: loc, args: e.args.map((a) => relocate(a, loc)) };
-    case 'update':
-      return { ...e, loc, targetLoc: loc, value: relocate(e.value, loc) };
-    case 'unary':
-      return { ...e, loc, arg: relocate(e.arg, loc) };
-    default:
-      return { ...e, loc, left: relocate(e.left, loc), right: relocate(e.right, loc) } as Expr;
-  }
-}
-
 export function spanOf(file: string, loc: Loc, source?: string): SourceSpan {
   let length = Math.max(1, loc.endOffset - loc.offset);
   if (source !== undefined) {
@@ -578,6 +639,11 @@ function sortDiagnostics(ds: readonly Diagnostic[]): Diagnostic[] {
     const [fb, lb, cb] = key(b);
     return fa === fb ? la - lb || ca - cb : fa < fb ? -1 : 1;
   });
+}
+
+/** `1,048,577`, or `more than 1,000,000,000,000` for a saturated cost. */
+function countText(n: number): string {
+  return n >= COST_CAP ? `more than ${COST_CAP.toLocaleString('en-US')}` : n.toLocaleString('en-US');
 }
 
 function plural(n: number, word: string): string {

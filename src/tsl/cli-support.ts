@@ -2,8 +2,7 @@
  * What the TSL commands (`tslc parse|fmt|symbols|tlsf|ltl`) share: reading the file so that
  * diagnostics can show source lines (imports included), and printing warnings.
  */
-import { readFileSync } from 'node:fs';
-import { readUserFile, registerSource, renderDiagnostics } from '../cli/io.js';
+import { importRootArg, readUserFile, registerSource, renderDiagnostics } from '../cli/io.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
 export function readTslFile(args: Record<string, unknown>): { file: string; text: string } {
@@ -11,11 +10,9 @@ export function readTslFile(args: Record<string, unknown>): { file: string; text
   return { file, text: readUserFile(file) };
 }
 
-/** Reads imported files and remembers their text for diagnostics. */
-export function readImport(path: string): string {
-  const text = readFileSync(path, 'utf8');
-  registerSource(path, text);
-  return text;
+/** How the command reads imports: `--import-root`, and each imported text kept for diagnostics. */
+export function importOptions(args: Record<string, unknown>): { importRoot?: string; onImport: (path: string, text: string) => void } {
+  return { importRoot: importRootArg(args), onImport: registerSource };
 }
 
 export function printWarnings(diagnostics: readonly Diagnostic[]): void {

@@ -1,8 +1,10 @@
 /**
- * The TSL printer behind `tslc fmt`. Its output parses back to the same AST (a property test
- * checks this over random ASTs). It adds parentheses wherever tsltools' and Spot's precedence
- * disagree — around every binary operand of `U`, `W`, `R` and between `->` and `<->` — so the
- * text means the same to every reader, and otherwise only where precedence requires them.
+ * The TSL printer behind `tslc fmt`. Its output parses back to the same AST (property tests check
+ * this over random ASTs, long operator chains and the corpus). It adds parentheses wherever
+ * tsltools' and Spot's precedence disagree — around the binary operands of `U`, `W`, `R` (except
+ * a right-nested `a U b U c`, which both read alike) and between `->` and `<->` — so the text
+ * means the same to every reader, up to MAX_OPTIONAL_BRACKET_DEPTH levels of brackets; otherwise
+ * only where precedence requires them.
  * Given the source text, comments are kept: before the item or formula they precede (comments
  * inside a formula move in front of it) or after it on the same line.
  */
@@ -37,6 +39,14 @@ const LEVEL = {
 const RIGHT_ASSOC = new Set(['U', 'W', '->', '<->']);
 const TEMPORAL = new Set(['U', 'W', 'R']);
 
+/**
+ * Brackets added only so that Spot readers and TSL readers agree stop at this nesting depth. The
+ * parser recurses once per bracket (about 500 levels fit its stack), so a long `R` chain or a
+ * deep `->`/`<->` mix printed with all of them would no longer parse; past this depth only the
+ * brackets TSL itself needs are printed, and the input had those already.
+ */
+const MAX_OPTIONAL_BRACKET_DEPTH = 64;
+
 function levelOf(e: Expr): number {
   switch (e.kind) {
     case 'binary':
@@ -55,45 +65,126 @@ function levelOf(e: Expr): number {
   }
 }
 
+function childrenOf(e: Expr): readonly Expr[] {
+  switch (e.kind) {
+    case 'app':
+      return e.args;
+    case 'update':
+      return [e.value];
+    case 'unary':
+      return [e.arg];
+    case 'binary':
+    case 'arith':
+    case 'compare':
+      return [e.left, e.right];
+    default:
+      return [];
+  }
+}
+
+/** The loosest level each operand of a binary node may have without brackets. */
+function operandLevels(x: Extract<Expr, { readonly left: Expr }>): [left: number, right: number] {
+  const level = levelOf(x);
+  return RIGHT_ASSOC.has(x.op) ? [level + 1, level] : [level, level + 1];
+}
+
+/**
+ * Whether an operand is bracketed for readers although TSL does not need it: boolean/temporal
+ * binaries under `U`, `W`, `R`, and `->` under `<->` (and vice versa), where tsltools' and Spot's
+ * precedences differ. A right-nested `a U b U c` (or `W`) reads the same in both, so it stays flat.
+ */
+function forReaders(x: Expr, child: Expr, side: 'left' | 'right'): boolean {
+  if (x.kind !== 'binary' || child.kind !== 'binary') return false;
+  if (TEMPORAL.has(x.op)) return !(side === 'right' && child.op === x.op && x.op !== 'R');
+  return (x.op === '->' || x.op === '<->') && child.op !== x.op && LEVEL[child.op] === LEVEL[x.op];
+}
+
+/**
+ * The bracket depth of each node's printing when only the brackets TSL needs are used (post-order
+ * with an explicit stack: a parsed 100,000-term chain is as deep as it is long).
+ */
+function neededDepths(root: Expr, style: 'curried' | 'call'): Map<Expr, number> {
+  const depth = new Map<Expr, number>();
+  const of = (e: Expr) => depth.get(e) ?? 0;
+  const stack: Expr[] = [root];
+  while (stack.length > 0) {
+    const x = stack[stack.length - 1];
+    const pending = childrenOf(x).filter((c) => !depth.has(c));
+    if (pending.length > 0) {
+      stack.push(...pending);
+      continue;
+    }
+    stack.pop();
+    let d = 0;
+    if (x.kind === 'app' && x.args.length > 0) {
+      for (const a of x.args) d = Math.max(d, style === 'call' ? 1 + of(a) : (levelOf(a) < LEVEL.primary ? 1 : 0) + of(a));
+    } else if (x.kind === 'update') d = 1 + of(x.value);
+    else if (x.kind === 'unary') d = (levelOf(x.arg) < LEVEL.unary ? 1 : 0) + of(x.arg);
+    else if (x.kind === 'binary' || x.kind === 'arith' || x.kind === 'compare') {
+      const [leftMin, rightMin] = operandLevels(x);
+      d = Math.max((levelOf(x.left) < leftMin ? 1 : 0) + of(x.left), (levelOf(x.right) < rightMin ? 1 : 0) + of(x.right));
+    }
+    depth.set(x, d);
+  }
+  return depth;
+}
+
+/** Text, or a node still to print at a bracket depth. */
+type Piece = string | { readonly e: Expr; readonly depth: number };
+
+/**
+ * One formula or term as text. Iterative (a work stack of pieces), so formulas of any depth the
+ * parser accepts print without exhausting the call stack.
+ */
 export function formatExpr(e: Expr, options: FormatOptions = {}): string {
   const style = options.style ?? 'curried';
-  const at = (child: Expr, min: number, force = false): string => {
-    const text = go(child);
-    return force || levelOf(child) < min ? `(${text})` : text;
+  const needed = neededDepths(e, style);
+  const operand = (child: Expr, depth: number, min: number, readers = false): Piece[] => {
+    const required = levelOf(child) < min;
+    const optional = readers && depth + 1 + (needed.get(child) ?? 0) <= MAX_OPTIONAL_BRACKET_DEPTH;
+    return required || optional ? ['(', { e: child, depth: depth + 1 }, ')'] : [{ e: child, depth }];
   };
-  const go = (x: Expr): string => {
+  const piecesOf = (x: Expr, depth: number): Piece[] => {
     switch (x.kind) {
       case 'bool':
-        return String(x.value);
+        return [String(x.value)];
       case 'num':
-        return x.text;
+        return [x.text];
       case 'name':
-        return x.name;
-      case 'app':
-        if (x.args.length === 0) return `${x.fn}()`;
-        if (style === 'call') return `${x.fn}(${x.args.map((a) => go(a)).join(', ')})`;
-        return [x.fn, ...x.args.map((a) => at(a, LEVEL.primary))].join(' ');
+        return [x.name];
+      case 'app': {
+        if (x.args.length === 0) return [`${x.fn}()`];
+        if (style === 'call') return [`${x.fn}(`, ...x.args.flatMap((a, i) => [...(i > 0 ? [', '] : []), { e: a, depth: depth + 1 }]), ')'];
+        return [x.fn, ...x.args.flatMap((a) => [' ', ...operand(a, depth, LEVEL.primary)])];
+      }
       case 'update':
-        return `[${x.target} <- ${go(x.value)}]`;
+        return [`[${x.target} <- `, { e: x.value, depth: depth + 1 }, ']'];
       case 'unary':
-        return x.op === '!' ? `!${at(x.arg, LEVEL.unary)}` : `${x.op} ${at(x.arg, LEVEL.unary)}`;
+        return [x.op === '!' ? '!' : `${x.op} `, ...operand(x.arg, depth, LEVEL.unary)];
       case 'binary':
       case 'arith':
       case 'compare': {
-        const level = levelOf(x);
-        const right = RIGHT_ASSOC.has(x.op);
-        const temporal = x.kind === 'binary' && TEMPORAL.has(x.op);
-        // Operands that are themselves boolean/temporal binaries under U/W/R, or `->` under
-        // `<->` (and vice versa), are always bracketed: the readers' precedences differ there.
-        const ambiguous = (child: Expr) =>
-          child.kind === 'binary' && (temporal || ((x.op === '->' || x.op === '<->') && child.op !== x.op && LEVEL[child.op] === level));
-        const left = at(x.left, right ? level + 1 : level, ambiguous(x.left));
-        const rightText = at(x.right, right ? level : level + 1, ambiguous(x.right));
-        return `${left} ${x.op} ${rightText}`;
+        const [leftMin, rightMin] = operandLevels(x);
+        return [
+          ...operand(x.left, depth, leftMin, forReaders(x, x.left, 'left')),
+          ` ${x.op} `,
+          ...operand(x.right, depth, rightMin, forReaders(x, x.right, 'right')),
+        ];
       }
     }
   };
-  return go(e);
+  const out: string[] = [];
+  const stack: Piece[] = [{ e, depth: 0 }];
+  while (stack.length > 0) {
+    const piece = stack.pop()!;
+    if (typeof piece === 'string') {
+      out.push(piece);
+      continue;
+    }
+    const pieces = piecesOf(piece.e, piece.depth);
+    for (let i = pieces.length - 1; i >= 0; i--) stack.push(pieces[i]);
+  }
+  return out.join('');
 }
 
 export function formatTsl(ast: TslAst, options: FormatOptions = {}): string {

@@ -5,11 +5,12 @@ import { basename, extname } from 'node:path';
 import { type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import type { GameSpec } from '../game/spec.js';
 import { abstractTsl, type NamingScheme } from './abstraction.js';
-import { checkTsl, type TslSymbols } from './check.js';
+import { type CheckOptions, checkTsl, type TslSymbols } from './check.js';
 import { parseTsl } from './parse.js';
 
 export type { TslAst, Expr, Section, Definition, Import, Loc } from './ast.js';
-export type { CheckedTsl, CoreFormula, SymbolInfo, TslSymbols } from './check.js';
+export type { CheckedTsl, CheckOptions, CoreFormula, SymbolInfo, TslSymbols } from './check.js';
+export { MAX_IMPORT_BYTES, type ImportAccess } from './import-file.js';
 export type { NamingScheme } from './abstraction.js';
 export { parseTsl } from './parse.js';
 export { checkTsl } from './check.js';
@@ -17,11 +18,14 @@ export { abstractTsl } from './abstraction.js';
 export { formatTsl, type FormatOptions } from './format.js';
 export { precedenceWarnings } from './precedence.js';
 
-export interface TslLoadOptions {
+/**
+ * Imports are resolved relative to the importing file and read only if they are regular `.tsl`
+ * files of at most `maxImportBytes` (default 1 MiB) — inside `importRoot` when it is set (symlinks
+ * followed). `readFile` replaces the file system; `onImport` sees each imported file's text.
+ */
+export interface TslLoadOptions extends CheckOptions {
   /** `readable` (default): `inCave_s`, `u_storyPassage_toCave_s`; `tsltools`: tsl2tlsf's `p0…`/`u0…`. */
   readonly names?: NamingScheme;
-  /** Reads imported files (resolved relative to the importing file); default: the file system. */
-  readonly readFile?: (path: string) => string;
 }
 
 export interface TslLoadResult {
@@ -35,7 +39,7 @@ export interface TslLoadResult {
 export function loadTslGame(file: string, text: string, options: TslLoadOptions = {}): TslLoadResult {
   return guardDepth(file, () => {
     const ast = parseTsl(file, text);
-    const checked = checkTsl(ast, text, { readFile: options.readFile });
+    const checked = checkTsl(ast, text, options);
     const game = abstractTsl(checked, basename(file, extname(file)), options.names ?? 'readable');
     const diagnostics = [...checked.warnings];
     // A truncated or empty file would otherwise pass CI as trivially realizable.
@@ -54,7 +58,7 @@ export function loadTslGame(file: string, text: string, options: TslLoadOptions 
 /** The symbol table of a `.tsl` file (like tsltools' `tslsym`). */
 export function tslSymbols(file: string, text: string, options: TslLoadOptions = {}): { symbols: TslSymbols; diagnostics: Diagnostic[] } {
   return guardDepth(file, () => {
-    const checked = checkTsl(parseTsl(file, text), text, { readFile: options.readFile });
+    const checked = checkTsl(parseTsl(file, text), text, options);
     return { symbols: checked.symbols, diagnostics: [...checked.warnings] };
   });
 }

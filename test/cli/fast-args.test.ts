@@ -42,6 +42,7 @@ describe('parseFast for check', () => {
     [['check', 'x.tsl', '--synthesizer', 'ltlsynt', '--tool-timeout=2.5', '--cross-check']],
     [['check', 'a.tsl', 'b.tsl', '--compose', '--no-states', '--timeout=.5']],
     [['check', 'x.tlsf', '--param', 'n=3', '--param=m=2', '--json']],
+    [['check', 'lib/a.tsl', '--import-root', 'lib', '--json']],
     [['check']],
   ])('accepts %j and agrees with yargs', (argv) => {
     const mine = fast(argv);
@@ -82,7 +83,7 @@ describe('parseFast for check', () => {
       'a.tlsf', 'b.tsl', '5', '0.5', '.5', '1e2', '0x10', 'true', 'false', 'ltlsynt', 'auto', 'nope', 'n=3', 'a,b', '', '-1', '-', '--', 'G a',
       '--ltl', '--ins', '--outs', '--timeout', '--param', '--states', '--no-states', '--json', '--no-json', '--explain', '--no-explain',
       '--compose', '--synthesizer', '--tool-timeout', '--cross-check', '--no-cross-check', '--crossCheck', '--bogus', '--no-ltl',
-      '--timeout=5', '--timeout=x', '--json=false', '--ins=a,b', '--ltl=G a', '--synthesizer=strix', '-h', '-o',
+      '--timeout=5', '--timeout=x', '--json=false', '--ins=a,b', '--ltl=G a', '--synthesizer=strix', '-h', '-o', '--import-root', '--import-root=lib',
     ];
     let accepted = 0;
     fc.assert(

@@ -59,6 +59,36 @@ describe('tslc TSL commands', () => {
     expect((await tslc('fmt', messy, '--check')).code).toBe(0);
   });
 
+  it('fmt output of long chains is read again (1,000-term U and R chains by symbols, 20,000-term && by fmt --check)', async () => {
+    const chainOf = (name: string, op: string, n: number) => {
+      const file = join(dir, `${name}-chain.tsl`);
+      writeFileSync(file, `guarantee {\n  ${Array.from({ length: n }, (_, i) => `a${i}`).join(` ${op} `)};\n}\n`);
+      return file;
+    };
+    const formatted = async (file: string) => {
+      const r = await tslc('fmt', file);
+      expect(r.code, r.stderr).toBe(0);
+      const out = file.replace(/\.tsl$/, '.fmt.tsl');
+      writeFileSync(out, r.stdout);
+      return out;
+    };
+    for (const op of ['U', 'R']) {
+      const symbols = await tslc('symbols', await formatted(chainOf(op, op, 1000)), '--json');
+      expect(symbols.code, symbols.stderr).toBe(0);
+      expect(JSON.parse(symbols.stdout).inputs).toHaveLength(1000);
+    }
+    const check = await tslc('fmt', await formatted(chainOf('and', '&&', 20000)), '--check');
+    expect(check.code, check.stderr).toBe(0);
+  });
+
+  it('parse of a formula too deep to print as JSON is a located user error, not a crash', async () => {
+    const deep = join(dir, 'deep-chain.tsl');
+    writeFileSync(deep, `guarantee {\n  ${Array.from({ length: 20000 }, (_, i) => `a${i}`).join(' && ')};\n}\n`);
+    const r = await tslc('parse', deep);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^${deep}:2:3: error: formula nested too deeply`));
+  });
+
   it('parse prints the AST', async () => {
     const r = await tslc('parse', join(specs, 'forest.tsl'));
     const ast = JSON.parse(r.stdout);
@@ -81,6 +111,16 @@ describe('tslc TSL commands', () => {
     const json = await tslc('symbols', bad, '--json');
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout).errors[0]).toMatchObject({ file: bad, line: 3, col: 3, severity: 'error' });
+  });
+
+  it('a missing ";" between formulas is an error at the gap, exit 2, for check too', async () => {
+    const gap = join(dir, 'gap.tsl');
+    writeFileSync(gap, 'guarantee {\n  F p(x) F q(x);\n}\n');
+    for (const command of ['check', 'symbols', 'parse']) {
+      const r = await tslc(command, gap);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.split('\n').slice(0, 3)).toEqual([`${gap}:2:9: error: expected ";" between formulas`, '    F p(x) F q(x);', '          ^']);
+    }
   });
 
   it('a missing file is a user error too', async () => {

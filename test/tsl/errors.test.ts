@@ -53,8 +53,14 @@ const cases: readonly [source: string, where: string, message: string][] = [
   ['A = B;\nB = A;\nguarantee { A; }', '2:5', 'definition "A" refers to itself'],
   ['A = a;\nA = b;\nguarantee { A; }', '2:1', '"A" is defined twice'],
   ['guarantee { add x; }', '1:13', 'predicate "add" (built in) takes 2 arguments, but is given 1'],
-  ['guarantee { [x <- x + 1 2]; }', '1:23', 'only a predicate or function name can be applied to arguments'],
-  ['guarantee { (a && b) c; }', '1:13', 'only a predicate or function name can be applied to arguments'],
+  ['guarantee { [x <- x + 1 2]; }', '1:25', 'unexpected "2"; expected an operator or "]"'],
+  // A missing `;` between two formulas is reported at the gap (it used to read as two formulas).
+  ['guarantee { F p(x) F q(x); }', '1:19', 'expected ";" between formulas'],
+  ['guarantee {\n  G p x\n  F q x\n}', '2:8', 'expected ";" between formulas'],
+  ['always guarantee { [o <- a] [o <- b]; }', '1:28', 'expected ";" between formulas'],
+  ['guarantee { (a && b) c; }', '1:21', 'expected ";" between formulas'],
+  ['guarantee { a -> b !c; }', '1:19', 'expected ";" between formulas'],
+  ['guarantee { true false }', '1:17', 'expected ";" between formulas'],
   ['guarantee { a -> <- b; }', '1:18', 'unexpected "<"; expected a formula or term'],
   ['guarantee { a = = b; }', '1:17', 'unexpected "="; expected a formula or term'],
 ];

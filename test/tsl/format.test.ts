@@ -10,6 +10,7 @@ import type { Expr, Loc, Section, TslAst } from '../../src/tsl/ast.js';
 import { formatExpr, formatTsl } from '../../src/tsl/format.js';
 import { parseTsl } from '../../src/tsl/parse.js';
 import { corpusPath } from '../support/corpus.js';
+import { mulberry32 as rng } from '../../runtime/random.js';
 
 const loc: Loc = { line: 1, col: 1, offset: 0, endOffset: 0 };
 const LOCATION_KEYS = new Set(['loc', 'fnLoc', 'targetLoc', 'pathLoc', 'paren', 'file']);
@@ -150,7 +151,11 @@ describe('formatTsl', () => {
     ['a && b U c || d', '(a && b) U (c || d)'],
     ['a U b R c', '(a U b) R c'],
     ['a R b R c', '(a R b) R c'],
-    ['a U b U c', 'a U (b U c)'],
+    // A right-nested U (or W) chain reads the same to both, so it stays flat (and parses at any length).
+    ['a U b U c', 'a U b U c'],
+    ['a W (b W c)', 'a W b W c'],
+    ['a U (b W c)', 'a U (b W c)'],
+    ['(a U b) U c', '(a U b) U c'],
     ['a -> b <-> c', 'a -> (b <-> c)'],
     // Elsewhere only the brackets precedence needs.
     ['(a && b) || c', 'a && b || c'],
@@ -191,10 +196,99 @@ describe('formatTsl', () => {
   });
 
   const corpus = corpusPath('syntcomp-tsl');
-  it.skipIf(!existsSync(corpus))('corpus files keep their AST through fmt', () => {
-    for (const f of readdirSync(corpus).filter((n) => n.endsWith('.tsl')).slice(0, 60)) {
-      const ast = parseTsl(f, readFileSync(join(corpus, f), 'utf8'));
-      expect(strip(parseTsl(f, formatTsl(ast)))).toEqual(strip(ast));
+  const specFiles = (dir: string): string[] =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((n) => n.endsWith('.tsl'))
+      .map((n) => join(dir, n));
+  it.skipIf(!existsSync(corpus))('every corpus and specs/ file keeps its AST through fmt (both styles), and fmt is idempotent on it', () => {
+    const files = [...specFiles(corpus), ...specFiles(join(import.meta.dirname, '../../specs'))];
+    expect(files.length).toBeGreaterThanOrEqual(189 + 10);
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      const ast = parseTsl(f, text);
+      for (const style of ['curried', 'call'] as const) {
+        const out = formatTsl(ast, { style, source: text });
+        expect(strip(parseTsl(f, out)), `${f} (${style})`).toEqual(strip(ast));
+        expect(formatTsl(parseTsl(f, out), { style, source: out }), `${f} (${style})`).toBe(out);
+      }
     }
+  });
+});
+
+/**
+ * Generated spec text — long flat chains of one or several binary operators (TSL-vs-Spot mixes
+ * such as `a -> b W c R d` included), and deeply bracketed ones — must come back from fmt as the
+ * same AST. Before, a 1,000-term `U` chain was printed as `a U (b U (c …))`, which the parser no
+ * longer accepts (it recurses once per bracket).
+ */
+describe('fmt output parses again to the same AST (generated specs)', () => {
+  const BINARY = ['&&', '||', '->', '<->', 'U', 'W', 'R'] as const;
+  const opSets: readonly (readonly string[])[] = [
+    ...BINARY.map((op) => [op]),
+    ['U', 'W', 'R'],
+    ['->', '<->'],
+    ['U', '&&', '->'],
+    ['R', '||', 'W', '<->'],
+    ['W', '->', 'U'],
+    BINARY,
+  ];
+  const atoms = ['a', 'p x', '!q', 'X r', 'G (s || t)', 'F p(x, y)', '[o <- f x]', 'b = c + 1', '(a R b)', 'true'];
+  const pick = <T,>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+
+  /** `n` atoms joined by operators from `ops`, flat (the parser folds chains without recursing). */
+  const chain = (ops: readonly string[], n: number, seed: number): string => {
+    const r = rng(seed);
+    const parts = [pick(r, atoms)];
+    for (let i = 1; i < n; i++) parts.push(pick(r, ops), pick(r, atoms));
+    return parts.join(' ');
+  };
+  /** `depth` levels of explicit brackets, each level a short chain around the next. */
+  const nested = (ops: readonly string[], depth: number, seed: number): string => {
+    const r = rng(seed);
+    let text = pick(r, atoms);
+    for (let i = 0; i < depth; i++) text = r() < 0.5 ? `${pick(r, atoms)} ${pick(r, ops)} (${text})` : `(${text}) ${pick(r, ops)} ${pick(r, atoms)}`;
+    return text;
+  };
+  const roundTrips = (formula: string): void => {
+    const text = `always guarantee {\n  ${formula};\n}\n`;
+    const ast = parseTsl('/gen.tsl', text);
+    for (const style of ['curried', 'call'] as const) {
+      const out = formatTsl(ast, { style });
+      // As JSON strings: a deep `toEqual` of thousand-node trees is slow and no more exact.
+      expect(JSON.stringify(strip(parseTsl('/gen.tsl', out)))).toBe(JSON.stringify(strip(ast)));
+    }
+  };
+
+  it.each(BINARY)('a 1,000-term %s chain', (op) => {
+    roundTrips(Array.from({ length: 1000 }, (_, i) => `a${i}`).join(` ${op} `));
+  });
+
+  it('long chains of every operator and their mixes', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...opSets), fc.integer({ min: 2, max: 1200 }), fc.integer({ min: 0, max: 0x7fffffff }), (ops, n, seed) =>
+        roundTrips(chain(ops, n, seed)),
+      ),
+      { numRuns: 40, seed: 18 },
+    );
+  });
+
+  it('deeply bracketed formulas (up to 300 levels)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...opSets), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 0, max: 0x7fffffff }), (ops, depth, seed) =>
+        roundTrips(nested(ops, depth, seed)),
+      ),
+      { numRuns: 60, seed: 19 },
+    );
+  });
+
+  it('long arithmetic and comparison chains inside updates and predicates', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 1000 }), fc.integer({ min: 0, max: 0x7fffffff }), (n, seed) => {
+        const r = rng(seed);
+        const term = Array.from({ length: n }, () => pick(r, ['x', '2', 'f y', '(g z)', 'c()'])).reduce((acc, t) => `${acc} ${pick(r, ['+', '-', '*', '/'])} ${t}`);
+        roundTrips(`[o <- ${term}] && p (${term}) ${pick(r, ['=', '<', '>=', '<=', '>'])} ${term}`);
+      }),
+      { numRuns: 15, seed: 20 },
+    );
   });
 });

@@ -14,8 +14,7 @@
  */
 import { UserError } from '../../diagnostics/diagnostic.js';
 import { ExitCode } from '../exit-codes.js';
-import { readFileSync } from 'node:fs';
-import { diagnosticsToJson, registerSource, renderDiagnostics, useColor } from '../io.js';
+import { diagnosticsToJson, importRootArg, loadSourceFor, renderDiagnostics, useColor } from '../io.js';
 import { isTerminal, writeStderr, writeStdout } from '../out.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { UnrealizableExplanation } from '../../explain/explain.js';
@@ -66,6 +65,7 @@ async function checkBuiltin(args: Record<string, unknown>, files: string[], time
   const explain = args.explain === true;
   const withStates = args.states !== false;
   const params = await parseParams(list(args.param));
+  const importRoot = importRootArg(args);
   const requests: Array<{ label: string; request: IsolatedRequest }> = [];
   if (args.ltl !== undefined) {
     requests.push({
@@ -77,7 +77,7 @@ async function checkBuiltin(args: Record<string, unknown>, files: string[], time
       },
     });
   }
-  for (const file of files) requests.push({ label: file, request: { file, params, timeoutMs: timeoutSeconds * 1000, synthesize: withStates } });
+  for (const file of files) requests.push({ label: file, request: { file, params, importRoot, timeoutMs: timeoutSeconds * 1000, synthesize: withStates } });
   if (requests.length === 0)
     throw new UserError({ severity: 'error', message: 'name at least one spec file, or give --ltl with --ins/--outs', code: 'usage' });
 
@@ -130,7 +130,7 @@ async function checkBuiltin(args: Record<string, unknown>, files: string[], time
     if (progress) writeStderr(`[composed] ${label}\n`);
     const { loadSpecs } = await import('../../report/build.js');
     const { synthesizeController, checkRealizability } = await import('../../synthesis/index.js');
-    const spec = await loadSpecs(files);
+    const spec = await loadSpecs(files, { importRoot });
     const started = performance.now();
     let solved: { verdict: 'realizable' | 'unrealizable' | 'unknown'; reason?: string; states?: number };
     if (withStates) {
@@ -163,7 +163,7 @@ async function specOf(request: IsolatedRequest): Promise<GameSpec> {
     return loadLtlGame(request.ltl.formula, [...request.ltl.ins], [...request.ltl.outs]);
   }
   const { loadGame } = await import('../../frontend/load.js');
-  return loadGame(String(request.file), { params: request.params });
+  return loadGame(String(request.file), { params: request.params, importRoot: request.importRoot });
 }
 
 /**
@@ -210,15 +210,8 @@ function describe(r: Exclude<IsolatedResult, { verdict: 'error' }>, color: boole
 
 function renderWithSource(diagnostics: Diagnostic[]): string {
   // Worker results come without the source registry; re-read the files to show carets.
-  for (const d of diagnostics) {
-    const file = d.span?.file;
-    if (!file) continue;
-    try {
-      registerSource(file, readFileSync(file, 'utf8'));
-    } catch {
-      // The file vanished or is unreadable: print without the source line.
-    }
-  }
+  const files = new Set(diagnostics.flatMap((d) => [d, ...(d.notes ?? [])]).flatMap((d) => (d.span ? [d.span.file] : [])));
+  for (const file of files) loadSourceFor(file);
   return renderDiagnostics(diagnostics);
 }
 

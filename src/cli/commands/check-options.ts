@@ -10,6 +10,7 @@ import type { OptionTable } from '../fast-args.js';
 // would load execa on every start-up, and `tslc check` must stay light.
 export const SYNTHESIZERS = ['builtin', 'ltlsynt', 'strix', 'auto'];
 export const SYNTHESIZER_HELP = 'back end: builtin engine, ltlsynt (Spot), strix, or auto (builtin and an installed tool race; first verified answer wins)';
+export const IMPORT_ROOT_HELP = 'read TSL imports only from inside this directory (after resolving symlinks); default: anywhere';
 export const TOOL_TIMEOUT_HELP = 'seconds per spec for an external synthesizer (default 60, or "timeoutSeconds" in tslc.config.json)';
 
 /** Whether the arguments ask for an external back end (`--synthesizer`, `--cross-check`). */
@@ -27,6 +28,7 @@ export const CHECK_OPTIONS: OptionTable = {
     outs: { type: 'string', array: true, describe: 'output propositions for --ltl (comma-separated)' },
     timeout: { type: 'number', default: 60, describe: 'seconds per spec; then the verdict is unknown' },
     param: { type: 'string', array: true, describe: 'TLSF parameter override NAME=VALUE' },
+    'import-root': { type: 'string', describe: IMPORT_ROOT_HELP },
     states: { type: 'boolean', default: true, describe: 'synthesize to report controller states (--no-states: verdict only, faster)' },
     json: { type: 'boolean', default: false, describe: 'one JSON object per spec: {file, verdict, seconds, states?, explanation?}' },
     explain: { type: 'boolean', default: true, describe: 'explain an unrealizable spec: core by file:line and counterplay (--no-explain: verdict only)' },

@@ -12,7 +12,7 @@ import { CodegenVerificationError, compileSpecs, type CompileOutcome, type Contr
 import type { GameSpec } from '../../game/spec.js';
 import type { MealyMachine } from '../../game/mealy.js';
 import { ExitCode } from '../exit-codes.js';
-import { renderDiagnostics } from '../io.js';
+import { importRootArg, renderDiagnostics } from '../io.js';
 import { buildDiagram, toDot, toMermaid } from '../../explain/diagram.js';
 
 interface Options {
@@ -25,6 +25,7 @@ interface Options {
   readonly timeoutMs: number;
   readonly json: boolean;
   readonly diagram?: 'mermaid' | 'dot';
+  readonly importRoot?: string;
   /** `--synthesizer` other than builtin: the raw args, read by src/external. */
   readonly external?: Record<string, unknown>;
 }
@@ -52,6 +53,7 @@ function parseOptions(args: Record<string, unknown>): Options {
     timeoutMs: timeoutSeconds * 1000,
     json: Boolean(args.json),
     diagram,
+    importRoot: importRootArg(args),
     external: args.synthesizer !== undefined && args.synthesizer !== 'builtin' ? args : undefined,
   };
 }
@@ -116,6 +118,7 @@ async function compileAll(options: Options): Promise<number> {
         outDir: options.outDir,
         runtimeImport: options.runtimeImport,
         timeoutMs: options.timeoutMs,
+        importRoot: options.importRoot,
         onWarning: (d) => process.stderr.write(renderDiagnostics([d]) + '\n'),
         synthesizer: options.external ? await externalSynthesizer(options.external, failure) : undefined,
       });

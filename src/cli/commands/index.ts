@@ -5,7 +5,7 @@
  */
 import type { CommandSpec } from '../command.js';
 import { declareOptions } from '../fast-args.js';
-import { CHECK_OPTIONS, SYNTHESIZER_HELP, SYNTHESIZERS, TOOL_TIMEOUT_HELP } from './check-options.js';
+import { CHECK_OPTIONS, IMPORT_ROOT_HELP, SYNTHESIZER_HELP, SYNTHESIZERS, TOOL_TIMEOUT_HELP } from './check-options.js';
 
 export const commands: readonly CommandSpec[] = [
   {
@@ -29,6 +29,7 @@ export const commands: readonly CommandSpec[] = [
         .option('timeout', { type: 'number', default: 60, describe: 'seconds; then the answer is unknown (exit 3)' })
         .option('param', { type: 'string', array: true, describe: 'TLSF parameter override NAME=VALUE' })
         .option('verbose', { type: 'boolean', default: false, describe: 'print solver progress on stderr' })
+        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP })
         .option('synthesizer', { choices: SYNTHESIZERS, default: 'builtin', describe: SYNTHESIZER_HELP })
         .option('tool-timeout', { type: 'number', describe: TOOL_TIMEOUT_HELP }),
     load: () => import('./synth.js'),
@@ -44,6 +45,7 @@ export const commands: readonly CommandSpec[] = [
         .option('check', { type: 'boolean', default: false, describe: 'write nothing; exit 1 if a module is missing or stale' })
         .option('watch', { type: 'boolean', default: false, describe: 'recompile whenever a spec changes' })
         .option('runtime-import', { type: 'string', describe: 'module specifier of the runtime (default tslc/runtime)' })
+        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP })
         .option('timeout', { type: 'number', default: 60, describe: 'synthesis time limit per controller, seconds' })
         .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' })
         .option('diagram', { type: 'string', describe: 'also write <module>.mmd (Mermaid) next to each module; --diagram dot writes <module>.dot' })
@@ -59,7 +61,8 @@ export const commands: readonly CommandSpec[] = [
         .positional('files', { type: 'string', array: true, demandOption: true, describe: 'spec files; several are composed (conjunction)' })
         .option('timeout', { type: 'number', default: 60, describe: 'total solver budget in seconds' })
         .option('verbose', { type: 'boolean', default: false, describe: 'print core search progress on stderr' })
-        .option('json', { type: 'boolean', default: false, describe: 'print the core and story as JSON' }),
+        .option('json', { type: 'boolean', default: false, describe: 'print the core and story as JSON' })
+        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP }),
     load: () => import('./explain.js'),
   },
   {
@@ -69,7 +72,8 @@ export const commands: readonly CommandSpec[] = [
       y
         .positional('files', { type: 'string', array: true, demandOption: true, describe: 'spec files; several are composed' })
         .option('steps', { type: 'number', default: 50, describe: 'stop after this many steps' })
-        .option('timeout', { type: 'number', default: 60, describe: 'solver budget in seconds' }),
+        .option('timeout', { type: 'number', default: 60, describe: 'solver budget in seconds' })
+        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP }),
     load: () => import('./play.js'),
   },
   {
@@ -82,7 +86,8 @@ export const commands: readonly CommandSpec[] = [
         .option('table', { type: 'string', describe: 'controller table as JSON (instead of --spec)' })
         .option('effect', { type: 'string', describe: "'never <update>', '<update> at <step>' or 'not <update> at <step>'" })
         .option('step', { type: 'number', describe: 'explain this step: the deciding predicate answers' })
-        .option('timeout', { type: 'number', default: 60, describe: 'synthesis budget for --spec, seconds' }),
+        .option('timeout', { type: 'number', default: 60, describe: 'synthesis budget for --spec, seconds' })
+        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP }),
     load: () => import('./why.js'),
   },
   {
@@ -92,7 +97,8 @@ export const commands: readonly CommandSpec[] = [
       y
         .positional('files', { type: 'string', array: true, demandOption: true, describe: 'spec files; several are composed' })
         .option('output', { alias: 'o', type: 'string', default: 'report.html', describe: 'HTML file to write' })
-        .option('timeout', { type: 'number', default: 60, describe: 'solver budget in seconds' }),
+        .option('timeout', { type: 'number', default: 60, describe: 'solver budget in seconds' })
+        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP }),
     load: () => import('./report.js'),
   },
   {
@@ -155,7 +161,8 @@ export const commands: readonly CommandSpec[] = [
     builder: (y) =>
       y
         .positional('file', { type: 'string', demandOption: true, describe: '.tsl file' })
-        .option('json', { type: 'boolean', default: false, describe: 'print the table (or errors) as JSON' }),
+        .option('json', { type: 'boolean', default: false, describe: 'print the table (or errors) as JSON' })
+        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP }),
     load: () => import('./symbols.js'),
   },
   {
@@ -166,7 +173,8 @@ export const commands: readonly CommandSpec[] = [
         .positional('file', { type: 'string', demandOption: true, describe: '.tsl file' })
         .option('names', { choices: ['readable', 'tsltools'], default: 'readable', describe: 'proposition naming (tsltools: p0…/u0… as tsl2tlsf)' })
         .option('output', { alias: 'o', type: 'string', describe: 'write to this file instead of stdout' })
-        .option('json', { type: 'boolean', default: false, describe: 'print errors as JSON' }),
+        .option('json', { type: 'boolean', default: false, describe: 'print errors as JSON' })
+        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP }),
     load: () => import('./tlsf.js'),
   },
   {
@@ -176,7 +184,8 @@ export const commands: readonly CommandSpec[] = [
       y
         .positional('file', { type: 'string', demandOption: true, describe: '.tsl file' })
         .option('names', { choices: ['readable', 'tsltools'], default: 'readable', describe: 'proposition naming' })
-        .option('json', { type: 'boolean', default: false, describe: 'print {formula, ins, outs} (or errors) as JSON' }),
+        .option('json', { type: 'boolean', default: false, describe: 'print {formula, ins, outs} (or errors) as JSON' })
+        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP }),
     load: () => import('./ltl.js'),
   },
   {

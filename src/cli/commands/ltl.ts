@@ -4,7 +4,7 @@
  */
 import { specFormula } from '../../game/spec.js';
 import { toSpot } from '../../ltl/print.js';
-import { printWarnings, readImport, readTslFile, writeOut } from '../../tsl/cli-support.js';
+import { printWarnings, importOptions, readTslFile, writeOut } from '../../tsl/cli-support.js';
 import { loadTslGame } from '../../tsl/index.js';
 import { diagnosticsToJson } from '../io.js';
 import { ExitCode } from '../exit-codes.js';
@@ -12,7 +12,7 @@ import { ExitCode } from '../exit-codes.js';
 export async function run(args: Record<string, unknown>): Promise<number> {
   const { file, text } = readTslFile(args);
   const names = args.names === 'tsltools' ? 'tsltools' : 'readable';
-  const { game, diagnostics } = loadTslGame(file, text, { names, readFile: readImport });
+  const { game, diagnostics } = loadTslGame(file, text, { names, ...importOptions(args) });
   const formula = toSpot(specFormula(game));
   const ins = game.inputs.map((p) => p.name);
   const outs = game.outputs.map((p) => p.name);

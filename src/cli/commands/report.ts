@@ -8,13 +8,14 @@ import { UserError } from '../../diagnostics/diagnostic.js';
 import { buildReportInput } from '../../report/build.js';
 import { renderReport } from '../../report/html.js';
 import { ExitCode } from '../exit-codes.js';
+import { importRootArg } from '../io.js';
 
 export async function run(args: Record<string, unknown>): Promise<number> {
   const files = (Array.isArray(args.files) ? args.files : [args.files]).filter((f): f is string => typeof f === 'string');
   if (files.length === 0) throw new UserError({ severity: 'error', message: 'name at least one spec file', code: 'usage' });
   const out = typeof args.output === 'string' ? args.output : 'report.html';
   const seconds = Number(args.timeout ?? 60);
-  const input = await buildReportInput(files, { timeoutMs: seconds * 1000 });
+  const input = await buildReportInput(files, { timeoutMs: seconds * 1000, importRoot: importRootArg(args) });
   try {
     writeFileSync(out, renderReport(input));
   } catch (err) {

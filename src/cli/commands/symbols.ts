@@ -2,7 +2,7 @@
  * `tslc symbols <file>`: the symbol table, like tsltools' `tslsym` — which names are inputs,
  * cells and outputs, and which are predicates and functions with their arities.
  */
-import { printWarnings, readImport, readTslFile, writeOut } from '../../tsl/cli-support.js';
+import { printWarnings, importOptions, readTslFile, writeOut } from '../../tsl/cli-support.js';
 import type { SymbolInfo } from '../../tsl/check.js';
 import { tslSymbols } from '../../tsl/index.js';
 import { diagnosticsToJson } from '../io.js';
@@ -10,7 +10,7 @@ import { ExitCode } from '../exit-codes.js';
 
 export async function run(args: Record<string, unknown>): Promise<number> {
   const { file, text } = readTslFile(args);
-  const { symbols, diagnostics } = tslSymbols(file, text, { readFile: readImport });
+  const { symbols, diagnostics } = tslSymbols(file, text, importOptions(args));
   if (args.json) {
     writeOut(JSON.stringify({ ...symbols, warnings: diagnosticsToJson(diagnostics) }, null, 2));
     return ExitCode.ok;

@@ -13,7 +13,7 @@ import { buildDiagram, toDot, toMermaid } from '../../explain/diagram.js';
 import type { GameSpec } from '../../game/spec.js';
 import type { MealyMachine } from '../../game/mealy.js';
 import { ExitCode } from '../exit-codes.js';
-import { renderDiagnostics } from '../io.js';
+import { importRootArg, renderDiagnostics } from '../io.js';
 
 const list = (v: unknown): string[] =>
   (Array.isArray(v) ? v : v === undefined ? [] : [v]).flatMap((s) => String(s).split(',')).map((s) => s.trim()).filter(Boolean);
@@ -35,6 +35,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     try {
       spec = await loadGame(file, {
         params: params.length > 0 ? parseParamAssignments(params) : undefined,
+        importRoot: importRootArg(args),
         onWarning: (d) => process.stderr.write(renderDiagnostics([d]) + '\n'),
         deadline: deadlineAt,
       });

@@ -15,7 +15,7 @@ import { closestCause, EffectError, effectHolds, parseEffect, renderCause } from
 import { loadSpecs } from '../../report/build.js';
 import { synthesize } from '../../synthesis/index.js';
 import { ExitCode } from '../exit-codes.js';
-import { readUserFile } from '../io.js';
+import { importRootArg, readUserFile } from '../io.js';
 
 const usage = (message: string) => new UserError({ severity: 'error', message, code: 'usage' });
 
@@ -74,7 +74,7 @@ async function loadTable(args: Record<string, unknown>): Promise<ControllerTable
   }
   const specs = (Array.isArray(args.spec) ? args.spec : [args.spec]).filter((f): f is string => typeof f === 'string');
   if (specs.length === 0) throw usage('give the controller with --table table.json or the spec with --spec spec.tsl');
-  const spec = await loadSpecs(specs);
+  const spec = await loadSpecs(specs, { importRoot: importRootArg(args) });
   const result = synthesize(spec, { timeoutMs: Number(args.timeout ?? 60) * 1000 });
   if (result.verdict !== 'realizable') throw new UserError({ severity: 'error', message: `${spec.name} is ${result.verdict}: no controller to explain`, code: 'unrealizable' });
   return buildControllerTable(spec, result.controller);
