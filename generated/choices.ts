@@ -59,22 +59,23 @@ export const choicesTable: tslc.ControllerTable = {
     { "index": 1, "proposition": "u_safeCount_safeCount", "signal": "safeCount", "term": { "kind": "signal", "name": "safeCount" }, "isSelfUpdate": true, "text": "[safeCount <- safeCount]" },
   ],
   initialState: 0,
+  specFiles: ["specs/choices.tsl"],
   states: [
     /**
      * State 0 (initial):
      * - when safeThreshold: keep all signals -> state 0
-     * - when !(safeThreshold) && inTown s && safe: [safeCount <- add safeCount 1] -> state 1 (spec lines 17, 27)
+     * - when !(safeThreshold) && inTown s && safe: [safeCount <- add safeCount 1] -> state 1 (specs/choices.tsl:17, specs/choices.tsl:27)
      * - when !(safeThreshold) && inTown s && !(safe): keep all signals -> state 1
      * - when !(safeThreshold) && !(inTown s): keep all signals -> state 1
      */
-    { "index": 0, "decision": { "kind": "test", "predicate": 0, "whenTrue": { "kind": "leaf", "updates": [1], "next": 0 }, "whenFalse": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "test", "predicate": 3, "whenTrue": { "kind": "leaf", "updates": [0], "next": 1, "specLines": [17, 27] }, "whenFalse": { "kind": "leaf", "updates": [1], "next": 1 } }, "whenFalse": { "kind": "leaf", "updates": [1], "next": 1 } } } },
+    { "index": 0, "decision": { "kind": "test", "predicate": 0, "whenTrue": { "kind": "leaf", "updates": [1], "next": 0 }, "whenFalse": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "test", "predicate": 3, "whenTrue": { "kind": "leaf", "updates": [0], "next": 1, "specLines": [17, 27], "specFiles": [0, 0] }, "whenFalse": { "kind": "leaf", "updates": [1], "next": 1 } }, "whenFalse": { "kind": "leaf", "updates": [1], "next": 1 } } } },
     /**
      * State 1:
-     * - when inTown s && safe: [safeCount <- add safeCount 1] -> state 1 (spec lines 17, 27)
+     * - when inTown s && safe: [safeCount <- add safeCount 1] -> state 1 (specs/choices.tsl:17, specs/choices.tsl:27)
      * - when inTown s && !(safe): keep all signals -> state 1
      * - when !(inTown s): keep all signals -> state 1
      */
-    { "index": 1, "decision": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "test", "predicate": 3, "whenTrue": { "kind": "leaf", "updates": [0], "next": 1, "specLines": [17, 27] }, "whenFalse": { "kind": "leaf", "updates": [1], "next": 1 } }, "whenFalse": { "kind": "leaf", "updates": [1], "next": 1 } } },
+    { "index": 1, "decision": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "test", "predicate": 3, "whenTrue": { "kind": "leaf", "updates": [0], "next": 1, "specLines": [17, 27], "specFiles": [0, 0] }, "whenFalse": { "kind": "leaf", "updates": [1], "next": 1 } }, "whenFalse": { "kind": "leaf", "updates": [1], "next": 1 } } },
   ],
 };
 export const choicesMetadata: tslc.ControllerMetadata = {

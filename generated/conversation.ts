@@ -52,17 +52,18 @@ export const conversationTable: tslc.ControllerTable = {
     { "index": 3, "proposition": "u_speakA_speakA", "signal": "speakA", "term": { "kind": "signal", "name": "speakA" }, "isSelfUpdate": true, "text": "[speakA <- speakA]" },
   ],
   initialState: 0,
+  specFiles: ["specs/conversation.tsl"],
   states: [
     /**
      * State 0 (initial):
-     * - always: [speakA <- workTopic summary] -> state 1 (spec lines 14, 20)
+     * - always: [speakA <- workTopic summary] -> state 1 (specs/conversation.tsl:14, specs/conversation.tsl:20)
      */
-    { "index": 0, "decision": { "kind": "leaf", "updates": [0], "next": 1, "specLines": [14, 20] } },
+    { "index": 0, "decision": { "kind": "leaf", "updates": [0], "next": 1, "specLines": [14, 20], "specFiles": [0, 0] } },
     /**
      * State 1:
-     * - always: [speakA <- futurePlans summary] -> state 0 (spec lines 20)
+     * - always: [speakA <- futurePlans summary] -> state 0 (specs/conversation.tsl:20)
      */
-    { "index": 1, "decision": { "kind": "leaf", "updates": [2], "next": 0, "specLines": [20] } },
+    { "index": 1, "decision": { "kind": "leaf", "updates": [2], "next": 0, "specLines": [20], "specFiles": [0] } },
   ],
 };
 export const conversationMetadata: tslc.ControllerMetadata = {

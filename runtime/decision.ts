@@ -39,6 +39,30 @@ export function walk(node: DecisionNode, values: ReadonlyMap<number, boolean>): 
   return { kind: 'leaf', leaf: current, path };
 }
 
+/**
+ * Where a leaf's spec lines are, as `file:line` (`specs/adventure.tsl:21`), or `line 21` when the
+ * table does not say which file (tables written before files were recorded).
+ */
+export function specSitesOf(table: Pick<ControllerTable, 'specFiles'>, leaf: { readonly specLines?: readonly number[]; readonly specFiles?: readonly number[] }): string[] {
+  const lines = leaf.specLines ?? [];
+  return lines.map((line, i) => {
+    const fileIndex = leaf.specFiles?.[i];
+    const file = fileIndex === undefined ? undefined : table.specFiles?.[fileIndex];
+    return file === undefined ? `line ${line}` : `${file}:${line}`;
+  });
+}
+
+export interface ControllerMetadata {
+  readonly specFile: string;
+  /** SHA-256 of the spec text(s) the module was compiled from. */
+  readonly specHash: string;
+  readonly stateCount: number;
+  readonly toolVersion: string;
+  /** True only when the independent model checker accepted the machine against the spec. */
+  readonly verified: boolean;
+  readonly synthesizer: string;
+}
+
 /** Leaves reachable when `values` fixes some predicates and the rest may take either value. */
 function reachableLeaves(node: DecisionNode, values: ReadonlyMap<number, boolean>, out: Leaf[]): void {
   if (node.kind === 'leaf') {
@@ -75,6 +99,8 @@ export interface Explanation {
   readonly incidental: readonly ExplainedPredicate[];
   /** Spec lines the chosen transition serves. */
   readonly specLines: readonly number[];
+  /** The same lines as `file:line` (`specs/adventure.tsl:21`) when the table records its files, else `line 21`. */
+  readonly specSites: readonly string[];
 }
 
 export function explainStep(table: ControllerTable, record: StepRecord): Explanation {
@@ -104,7 +130,22 @@ export function explainStep(table: ControllerTable, record: StepRecord): Explana
     decisive,
     incidental,
     specLines: record.specLines ?? [],
+    specSites: sitesOfRecord(table, record, answers),
   };
+}
+
+/**
+ * The record's spec lines with their files: the files are the table's, found on the leaf the
+ * record's answers lead to (a trace stores only line numbers). A record that does not replay
+ * against this table keeps its bare line numbers.
+ */
+function sitesOfRecord(table: ControllerTable, record: StepRecord, answers: ReadonlyMap<number, boolean>): string[] {
+  const lines = record.specLines ?? [];
+  const state = table.states[record.stateBefore];
+  const reached = state ? walk(state.decision, answers) : undefined;
+  const leaf = reached?.kind === 'leaf' ? reached.leaf : undefined;
+  const sameLines = leaf?.specLines !== undefined && leaf.specLines.length === lines.length && leaf.specLines.every((l, i) => l === lines[i]);
+  return sameLines && leaf ? specSitesOf(table, leaf) : lines.map((line) => `line ${line}`);
 }
 
 function describePredicate(table: ControllerTable, index: number, value: boolean): ExplainedPredicate {

@@ -29,6 +29,7 @@ export {
   explainStep,
   predicatesOf,
   replayTrace,
+  specSitesOf,
   walk,
   type Explanation,
   type ExplainedPredicate,

@@ -63,8 +63,16 @@ export type DecisionNode =
       /** One update index per updated signal, in `signals` order of updated signals. */
       readonly updates: readonly number[];
       readonly next: number;
-      /** Spec lines (1-based) this transition serves, for doc comments and explanations. */
+      /**
+       * Spec lines (1-based) this transition serves: the lines of the assumptions and guarantees
+       * that mention its chosen updates, for doc comments and explanations.
+       */
       readonly specLines?: readonly number[];
+      /**
+       * For each of `specLines`, the index in the table's `specFiles` of the file that line is in
+       * (a composed controller's lines come from several files).
+       */
+      readonly specFiles?: readonly number[];
     };
 
 export interface StateData {
@@ -79,6 +87,11 @@ export interface ControllerTable {
   readonly updates: readonly UpdateData[];
   readonly initialState: number;
   readonly states: readonly StateData[];
+  /**
+   * The spec files the table was compiled from, as the compiler showed them (relative to its
+   * working directory); leaves' `specFiles` index into it, so explanations can say `file:line`.
+   */
+  readonly specFiles?: readonly string[];
 }
 
 export interface ControllerMetadata {

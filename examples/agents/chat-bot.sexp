@@ -1,4 +1,4 @@
-; Chat-bot agent (paper 003, Figure 12). No final state: the user (env) ends the session.
+; Chat-bot agent (Figure 12 of “Formally Specifying the High-Level Behavior of LLM-Based Agents”). No final state: the user (env) ends the session.
 (define chat-bot-agent
   (:states
     (Chat-Bot (:text "Chat Bot:"))

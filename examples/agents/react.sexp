@@ -1,4 +1,4 @@
-; ReACT agent (paper 003, Figure 9). Add (:allowed "Search" "Lookup") to Action to restrict tool names.
+; ReACT agent (Figure 9 of “Formally Specifying the High-Level Behavior of LLM-Based Agents”). Add (:allowed "Search" "Lookup") to Action to restrict tool names.
 (define react-agent
   (:states
     (Thought (:text "Thought:"))

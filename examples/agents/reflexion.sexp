@@ -1,4 +1,4 @@
-; Reflexion agent (paper 003, Figure 11; the figure's extra closing parenthesis is dropped).
+; Reflexion agent (Figure 11 of “Formally Specifying the High-Level Behavior of LLM-Based Agents”; the figure's extra closing parenthesis is dropped).
 (define reflexion-agent
   (:states
     (Thought (:text "Thought:"))

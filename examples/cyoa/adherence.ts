@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { replay, type ControllerTable } from '../../runtime/index.js';
 import { composeGames } from '../../src/codegen/compose.js';
 import { loadGame } from '../../src/frontend/load.js';
-import type { GameSpec } from '../../src/game/spec.js';
+import type { GameSpec, SpecPart } from '../../src/game/spec.js';
 import { checkTraceAgainstSpec, type ControllerStep } from '../../src/verify/index.js';
 import type { GameResult, TurnRecord } from './agent.js';
 import { CYOA_TASKS, type CyoaTask } from './prompts.js';
@@ -60,6 +60,15 @@ export interface AdherenceVerdict {
   readonly reason?: string;
   /** Procedural: turns checked (those before the LLM first broke an environment assumption). */
   readonly checkedTurns?: number;
+  /** Procedural: the environment assumption the LLM's answers broke, which ended the check. */
+  readonly brokenAssumption?: BrokenAssumption;
+}
+
+export interface BrokenAssumption {
+  /** The turn (0-based) after which no continuation could satisfy the assumptions any more. */
+  readonly turn: number;
+  /** The assumption that was broken, when one alone is (else the assumptions only together). */
+  readonly part?: SpecPart;
 }
 
 function steps(turns: readonly TurnRecord[], inputsOf: (t: TurnRecord) => Readonly<Record<string, boolean>>): ControllerStep[] {
@@ -82,10 +91,17 @@ export function checkProcedural(specs: TaskSpecs, table: ControllerTable, game: 
   const trace = steps(game.turns, (t) => t.inputs);
   const broken = checkTraceAgainstSpec(specs.assumptions, trace);
   const checked = broken.badPrefix ? trace.slice(0, broken.step) : trace;
+  const brokenAssumption = broken.badPrefix && broken.step !== undefined ? { turn: broken.step, part: firstBroken(specs, trace, broken.step) } : undefined;
   const verdict = checkTraceAgainstSpec(specs.obligations, checked);
   return verdict.badPrefix
     ? { ok: false, failedAtTurn: verdict.step, reason: 'the controller’s choices violate the spec on the answers it saw', checkedTurns: checked.length }
-    : { ok: true, checkedTurns: checked.length };
+    : { ok: true, checkedTurns: checked.length, ...(brokenAssumption ? { brokenAssumption } : {}) };
+}
+
+/** The single assumption already broken at `step`, so a report can name it (undefined when none alone is). */
+function firstBroken(specs: TaskSpecs, trace: readonly ControllerStep[], step: number): SpecPart | undefined {
+  const upTo = trace.slice(0, step + 1);
+  return specs.full.assumptions.find((part) => checkTraceAgainstSpec({ ...specs.assumptions, guarantees: [part] }, upTo).badPrefix);
 }
 
 /** Observed adherence: the guarantees on the judge's labels. Needs a game played with a judge. */

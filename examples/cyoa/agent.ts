@@ -119,7 +119,8 @@ const isEmptyStory = (value: unknown): boolean => typeof value === 'string' && v
 function explainLine(record: StepRecord, explanation: ReturnType<ReturnType<typeof createController>['explain']>): string {
   const because = explanation.decisive.map((p) => `${p.text} = ${p.value ? 1 : 0}`).join(', ');
   const what = explanation.chosen.length > 0 ? `chose ${explanation.chosen.join(', ')}` : 'kept the story passage';
-  const lines = explanation.specLines.length > 0 ? ` (spec line${explanation.specLines.length > 1 ? 's' : ''} ${explanation.specLines.join(', ')})` : '';
+  // Where the chosen update is mentioned in the spec, as file:line.
+  const lines = explanation.specSites.length > 0 ? ` (see ${explanation.specSites.join(', ')})` : '';
   return `state ${record.stateBefore} → ${record.stateAfter}: ${what}${because ? ` because ${because}` : ''}${lines}`;
 }
 

@@ -7,12 +7,12 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { createLlmSession, createModel, type Model, type SimulatedModel } from '../../runtime/llm/index.js';
+import { createLlmSession, createModel, type MaxTokensSetting, type Model, resolveMaxTokens, type SimulatedModel } from '../../runtime/llm/index.js';
 import { compileSpecs } from '../../src/codegen/pipeline.js';
-import { checkProcedural, loadTaskSpecs, specsDir } from './adherence.js';
+import { type AdherenceVerdict, checkProcedural, loadTaskSpecs, specsDir } from './adherence.js';
 import { type Judge, type Player, playGame, type TurnRecord } from './agent.js';
 import { simulatedPlayer, type PlayerMove } from './player.js';
 import { CYOA_TASKS, type CyoaTask } from './prompts.js';
@@ -30,6 +30,8 @@ export interface DemoOptions {
   /** Skip the synthesis + verification of the played task (the freshness check still runs). */
   readonly skipCompile?: boolean;
   readonly compileTimeoutMs?: number;
+  /** Tokens per kind of call (`TSLC_MAX_TOKENS`); default `DEFAULT_MAX_TOKENS`. */
+  readonly maxTokens?: MaxTokensSetting;
 }
 
 export interface DemoIo {
@@ -83,6 +85,30 @@ function terminalPlayer(io: DemoIo, write: (text: string) => void): Player & { c
   };
 }
 
+/** `1 turn`, `3 turns`. */
+export const count = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The procedural-adherence verdict in words. When the model's answers broke an environment
+ * assumption, the spec promises nothing after that turn, so fewer turns are checked than played:
+ * say how many, and which assumption ended the check (as file:line relative to `root`).
+ */
+export function adherenceText(verdict: AdherenceVerdict, played: number, root: string): string {
+  if (!verdict.ok) return `VIOLATED — ${verdict.reason ?? 'the controller’s choices violate the spec'}`;
+  const checked = verdict.checkedTurns ?? played;
+  const by = 'checked by the independent model checker';
+  if (checked >= played) return `every choice of the controller satisfies the spec (${by} over ${played === 1 ? 'the 1 turn' : `all ${played} turns`})`;
+  const broken = verdict.brokenAssumption;
+  const part = broken?.part;
+  const where = part?.span ? `${relative(root, part.span.file).split(sep).join('/')}:${part.span.line}` : undefined;
+  const which = part ? `the assumption ${where ? `${where} ` : ''}(${part.text ?? 'an environment assumption'})` : 'the environment assumptions';
+  const when = broken ? `on turn ${broken.turn + 1} ` : '';
+  return (
+    `every choice of the controller satisfies the spec over the first ${checked === 1 ? 'turn' : `${checked} turns`} of ${played} (${by}); ` +
+    `${when}the model's answers broke ${which}, and the spec promises nothing after that`
+  );
+}
+
 function describeTurn(t: TurnRecord, simulated: boolean): string {
   const lines = [`\n── turn ${t.turn + 1} · controller state ${t.stateBefore} → ${t.stateAfter} ${'─'.repeat(30)}`];
   lines.push(`player: ${t.move.text}${t.move.safe ? ' (a safe choice)' : ''}`);
@@ -101,7 +127,11 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<number>
 
   // 1. Compile and check: every task's module must be fresh and verified; the played one is
   //    synthesized again in-process and verified by the independent checker.
-  write('tslc demo: the choose-your-own-adventure agent (papers 000/001, Table 1 tasks)\n\n');
+  write(
+    'tslc demo: a choose-your-own-adventure story agent whose LLM calls are chosen by a synthesized controller,\n' +
+      'as in Rothkopf, Zeng and Santolucito, "Enforcing Temporal Constraints on Generative Agent Behavior with\n' +
+      'Reactive Synthesis" (its four evaluation tasks: adventure, forest, choices, all).\n\n',
+  );
   write('Checking specs/ and generated/ controllers:\n');
   for (const task of TASK_ORDER) {
     const files = CYOA_TASKS[task].specs.map((f) => join(dir, f));
@@ -113,7 +143,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<number>
     const module = await loadTaskController(task);
     const fresh = module.metadata?.specHash === specHash(files);
     const verified = module.metadata?.verified === true;
-    write(`${label}: ${module.metadata?.stateCount ?? module.table.states.length} states, ${verified ? 'verified' : 'NOT verified'}, ${fresh ? 'up to date' : `STALE — run \`${compileCommand(task)}\``}\n`);
+    write(`${label}: ${count(module.metadata?.stateCount ?? module.table.states.length, 'state')}, ${verified ? 'verified' : 'NOT verified'}, ${fresh ? 'up to date' : `STALE — run \`${compileCommand(task)}\``}\n`);
   }
   if (!hasController(options.task)) throw new DemoConfigError(`no controller for task '${options.task}': run \`${compileCommand(options.task)}\``);
   if (!options.skipCompile) {
@@ -124,7 +154,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<number>
     if (outcome.kind === 'ok') {
       const onDisk = join(dir, '..', 'generated', `${GENERATED_MODULE[options.task]}.ts`);
       const same = existsSync(onDisk) && readFileSync(onDisk, 'utf8') === outcome.source;
-      write(`Synthesized '${options.task}' again in ${seconds} s: realizable, ${outcome.stateCount} states, verified by the independent checker; ${same ? 'identical to' : 'differs from'} generated/${GENERATED_MODULE[options.task]}.ts\n`);
+      write(`Synthesized '${options.task}' again in ${seconds} s: realizable, ${count(outcome.stateCount, 'state')}, verified by the independent model checker; ${same ? 'identical to' : 'differs from'} generated/${GENERATED_MODULE[options.task]}.ts\n`);
     } else {
       write(`Synthesized '${options.task}' again: ${outcome.kind} after ${seconds} s — playing the committed module\n`);
     }
@@ -134,6 +164,7 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<number>
   let model: Model;
   try {
     model = createModel(options.model ?? `sim:${options.seed}`);
+    resolveMaxTokens(options.maxTokens);
   } catch (err) {
     throw new DemoConfigError(err instanceof Error ? err.message : String(err));
   }
@@ -145,10 +176,16 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<number>
   );
   const controller = await loadTaskController(options.task);
   write(`Task '${options.task}': ${CYOA_TASKS[options.task].description}\n`);
-  write(`Controller: ${controller.table.states.length} states${options.repair > 0 ? `; point-in-time repair: up to ${options.repair} regenerations` : ''}\n`);
+  write(`Controller: ${count(controller.table.states.length, 'state')}${options.repair > 0 ? `; point-in-time repair: up to ${count(options.repair, 'regeneration')} of a passage that misses its location` : ''}\n`);
 
   // 3. Play.
-  const session = createLlmSession({ model, seed: options.seed, timeoutMs: 60_000, retry: { maxAttempts: 3, baseDelayMs: 500 } });
+  const session = createLlmSession({
+    model,
+    seed: options.seed,
+    timeoutMs: 60_000,
+    retry: { maxAttempts: 3, baseDelayMs: 500 },
+    ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+  });
   const automatic = simulatedPlayer(options.seed);
   const person = options.interactive ? terminalPlayer(io, write) : undefined;
   const player: Player = person ?? {
@@ -176,9 +213,9 @@ export async function runDemo(options: DemoOptions, io: DemoIo): Promise<number>
   const specs = await loadTaskSpecs(options.task, dir);
   const procedural = checkProcedural(specs, controller.table, result);
   const usage = result.usage;
-  write(`\n${result.quit ? 'You left the story' : result.error ? 'The game ended early' : 'The end'} after ${result.turns.length} turn(s).\n`);
-  write(`Procedural adherence: ${procedural.ok ? `every choice of the controller satisfies the spec (checked by src/verify over ${procedural.checkedTurns} turn(s))` : `VIOLATED — ${procedural.reason}`}\n`);
-  write(`LLM usage: ${usage.calls} calls, ${usage.inputTokens + usage.outputTokens} tokens${model.simulated ? ' (simulated)' : ''}\n`);
+  write(`\n${result.quit ? 'You left the story' : result.error ? 'The game ended early' : 'The end'} after ${count(result.turns.length, 'turn')}.\n`);
+  write(`Procedural adherence: ${adherenceText(procedural, result.turns.length, join(dir, '..'))}\n`);
+  write(`LLM usage: ${count(usage.calls, 'call')}, ${count(usage.inputTokens + usage.outputTokens, 'token')}${model.simulated ? ' (simulated)' : ''}\n`);
   if (result.error) {
     write(`error: turn ${result.error.turn + 1}: ${result.error.kind}: ${result.error.message}\n`);
     return 1;

@@ -21,8 +21,12 @@ import {
   createLlmSession,
   createModel,
   isLlmError,
+  maxTokensFromEnv,
+  type MaxTokens,
+  type MaxTokensSetting,
   MemoryCache,
   type Model,
+  resolveMaxTokens,
   NO_USAGE,
   addUsage,
   parseModelSpec,
@@ -61,6 +65,8 @@ export interface EvalConfig {
   readonly baseline?: boolean;
   /** Real providers: the judge's model (default: the evaluated model, with its own seed and prompt). */
   readonly judgeModel?: string;
+  /** Tokens per kind of call (`TSLC_MAX_TOKENS`); default `DEFAULT_MAX_TOKENS`. The judge's are predicate calls. */
+  readonly maxTokens?: MaxTokensSetting;
 }
 
 export type EvalMethod = 'TSL' | 'prompt-only';
@@ -99,6 +105,8 @@ export interface EvalReport {
   /** Whether the prompt-only baseline was played. */
   readonly baseline: boolean;
   readonly judge?: string;
+  /** Tokens each kind of call could generate (undefined: reports written before this was recorded). */
+  readonly maxTokens?: MaxTokens;
   readonly hallucinationRate?: number;
   readonly evaluatorErrorRate?: number;
   readonly rows: readonly TaskRow[];
@@ -124,7 +132,7 @@ function setupModel(config: EvalConfig): ModelSetup {
     return {
       id: probe.id,
       simulated: probe.simulated,
-      forGame: (game) => ({ model: make(game), judge: separateJudge(config.seed) }),
+      forGame: (game) => ({ model: make(game), judge: separateJudge(config.seed, undefined, config.maxTokens) }),
     };
   }
   if (config.judgeModel !== undefined && parseModelSpec(config.judgeModel).kind === 'sim') {
@@ -157,7 +165,7 @@ function setupModel(config: EvalConfig): ModelSetup {
     id: model.id,
     simulated: model.simulated,
     judgeId: judgeModel?.id,
-    forGame: () => ({ model, judge: separateJudge(config.seed, judgeModel) }),
+    forGame: () => ({ model, judge: separateJudge(config.seed, judgeModel, config.maxTokens) }),
   };
 }
 
@@ -168,7 +176,7 @@ export const JUDGE_SYSTEM = 'You are an impartial judge of a story. Answer only 
  * On a real provider: the same location questions, asked separately with the judge's own seed and
  * system prompt, of `judgeModel` when given, else of the evaluated model.
  */
-function separateJudge(seed: number, judgeModel?: Model): (session: ReturnType<typeof createLlmSession>) => Judge {
+function separateJudge(seed: number, judgeModel?: Model, maxTokens?: MaxTokensSetting): (session: ReturnType<typeof createLlmSession>) => Judge {
   return (session) => {
     const asks = new Map<string, (text: string) => Promise<boolean>>();
     return async (predicate, text) => {
@@ -177,7 +185,7 @@ function separateJudge(seed: number, judgeModel?: Model): (session: ReturnType<t
       let ask = asks.get(predicate);
       if (!ask) {
         const judgeTemplate = { ...template, system: JUDGE_SYSTEM };
-        const predicateFn = createLlmSession({ model: judgeModel ?? session.model.inner, seed: seed + 7919, cache: undefined }).predicate(judgeTemplate);
+        const predicateFn = createLlmSession({ model: judgeModel ?? session.model.inner, seed: seed + 7919, cache: undefined, ...(maxTokens !== undefined ? { maxTokens } : {}) }).predicate(judgeTemplate);
         ask = (t: string) => predicateFn(t);
         asks.set(predicate, ask);
       }
@@ -197,6 +205,7 @@ function gameSession(config: EvalConfig, game: number, model: Model, cache: Memo
     budget,
     timeoutMs: config.timeoutMs ?? 60_000,
     retry: { maxAttempts: 3, baseDelayMs: 250 },
+    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
   });
 }
 
@@ -294,6 +303,7 @@ export async function runEvaluation(config: EvalConfig): Promise<EvalReport> {
     repair: config.repair,
     baseline: playBaseline,
     judge: setup.judgeId,
+    maxTokens: resolveMaxTokens(config.maxTokens),
     hallucinationRate: setup.hallucinationRate,
     evaluatorErrorRate: setup.evaluatorErrorRate,
     rows,
@@ -420,6 +430,7 @@ export function formatReport(report: EvalReport): string {
       ? `prompt-only baseline: played${report.simulated ? ' — on the simulated model it only exercises the harness (the sim ignores natural-language rules and picks locations at random)' : ''}`
       : 'prompt-only baseline: not played (default on the simulated model; --baseline forces it)',
     `judge: ${report.simulated ? 'the simulation’s hidden ground truth' : `separate predicate calls with their own seed and system prompt${report.judge ? ` to ${report.judge}` : ' to the same model'}`}`,
+    ...(report.maxTokens ? [`max tokens per call: ${Object.entries(report.maxTokens).map(([kind, n]) => `${kind} ${n ?? 'no limit'}`).join(', ')} (TSLC_MAX_TOKENS)`] : []),
     `LLM calls: ${report.usage.calls} sent, ${report.usage.cachedCalls} cached, ${report.usage.failures} failed; tokens: ${report.usage.inputTokens} in / ${report.usage.outputTokens} out; ${report.seconds.toFixed(1)} s`,
   ];
   const t1 = table(
@@ -438,23 +449,47 @@ export function formatReport(report: EvalReport): string {
           ],
     ),
   );
+  const played = report.rows.filter((r) => !r.skipped);
+  const violating = (r: TaskRow) => Math.round((r.violations * r.completed) / 100);
+  // The papers' Table 2 totals each method over all tasks, with shares of all its games.
+  const methods = [...new Set(played.map((r) => r.method))];
+  const totals = methods.map((method) => {
+    const rows = played.filter((r) => r.method === method);
+    const sum = (f: (r: TaskRow) => number) => rows.reduce((n, r) => n + f(r), 0);
+    const games = sum((r) => r.completed);
+    const share = (n: number) => (games === 0 ? String(n) : `${n} (${pct((100 * n) / games)})`);
+    return [
+      'total',
+      rows.some((r) => r.notMeaningful) ? `${method} (sim: not meaningful)` : method,
+      String(games),
+      share(sum(violating)),
+      share(sum((r) => r.hallucinationErrors)),
+      share(sum((r) => r.arithmeticErrors)),
+      method === 'prompt-only' ? '–' : String(sum((r) => r.repairs)),
+      String(sum((r) => r.errors.length)),
+    ];
+  });
   const t2 = table(
-    ['task', 'method', 'violating games', 'hallucination errors', 'arithmetic errors', 'repairs', 'LLM failures'],
-    report.rows
-      .filter((r) => !r.skipped)
-      .map((r) => [
+    ['task', 'method', 'games', 'violating games', 'hallucination errors', 'arithmetic errors', 'repairs', 'LLM failures'],
+    [
+      ...played.map((r) => [
         TASK_LABEL[r.task],
         methodLabel(r),
-        String(Math.round((r.violations * r.completed) / 100)),
+        String(r.completed),
+        String(violating(r)),
         String(r.hallucinationErrors),
         String(r.arithmeticErrors),
         r.method === 'prompt-only' ? '–' : String(r.repairs),
         String(r.errors.length),
       ]),
+      ...totals,
+    ],
   );
   const failures = report.rows.flatMap((r) => r.errors.map((e) => `- ${TASK_LABEL[r.task]} (${r.method}) game ${e.game}, turn ${e.turn}: ${e.kind}: ${e.message}`));
   return [
     '# CYOA adherence evaluation',
+    '',
+    'Tables 1 and 2 follow the evaluation of Rothkopf, Zeng and Santolucito, “Enforcing Temporal Constraints on Generative Agent Behavior with Reactive Synthesis” (states: ours, then the paper’s in brackets).',
     '',
     ...settings.map((s) => `- ${s}`),
     '',
@@ -521,6 +556,7 @@ export function parseEvalArgs(argv: readonly string[], env: Readonly<Record<stri
   if (switches.has('baseline') && switches.has('no-baseline')) throw new Error(`--baseline and --no-baseline contradict each other\n${USAGE}`);
   const baseline = switches.has('baseline') ? true : switches.has('no-baseline') ? false : undefined;
   const judgeModel = values.get('judge-model');
+  const maxTokens = maxTokensFromEnv(env);
   if (judgeModel !== undefined && parseModelSpec(judgeModel).kind === 'sim') throw new Error('--judge-model must be a real model (the simulated model cannot judge another model’s passages)');
   return {
     tasks: tasks as CyoaTask[],
@@ -534,6 +570,7 @@ export function parseEvalArgs(argv: readonly string[], env: Readonly<Record<stri
     maxCalls,
     ...(baseline === undefined ? {} : { baseline }),
     ...(judgeModel === undefined ? {} : { judgeModel }),
+    ...(maxTokens === undefined ? {} : { maxTokens }),
     out: values.get('out') ?? 'cyoa-eval.md',
   };
 }

@@ -74,6 +74,7 @@ export function fromAiSdk(model: AiSdkLanguageModel, options: AiSdkModelOptions 
         text: result.text,
         model: id,
         simulated: false,
+        ...(result.finishReason === 'length' ? { truncated: true } : {}),
         usage: {
           ...(typeof usage.inputTokens === 'number' ? { inputTokens: usage.inputTokens } : {}),
           ...(typeof usage.outputTokens === 'number' ? { outputTokens: usage.outputTokens } : {}),

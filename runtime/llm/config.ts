@@ -110,6 +110,7 @@ export function createModel(spec: ModelSpec | string, env: Environment = process
         model: parsed.model,
         apiKey,
         id: `openai:${parsed.model}`,
+        maxTokensField: 'max_completion_tokens',
       });
     }
     case 'openai-compatible': {

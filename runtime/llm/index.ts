@@ -13,6 +13,7 @@ export * from './reliable.js';
 export * from './template.js';
 export * from './terms.js';
 export * from './config.js';
+export * from './max-tokens.js';
 export { DEFAULT_MAX_RESPONSE_BYTES, openAiCompatible, parseChatCompletion, type FetchLike, type OpenAiCompatibleOptions } from './openai-compatible.js';
 export { fromAiSdk, type AiSdkLanguageModel, type AiSdkModelOptions } from './ai-sdk.js';
 export { simulatedModel, SIM_LABEL, type SimOptions, type SimulatedModel, type SimGeneration } from './sim/model.js';

@@ -15,6 +15,7 @@ export interface GenerateOptions {
   readonly temperature?: number;
   /** Sampling seed. The papers fix it so each LLM term is a pure function of its prompt. */
   readonly seed?: number;
+  /** Tokens the answer may have (`max_tokens`); session helpers set it per kind of call (max-tokens.ts). */
   readonly maxTokens?: number;
   readonly stop?: readonly string[];
   readonly signal?: AbortSignal;
@@ -38,6 +39,8 @@ export interface Completion {
   readonly cached?: boolean;
   /** Requests sent to produce this answer, when a reliability layer counted them (0 when cached). */
   readonly attempts?: number;
+  /** True when the backend stopped at the token limit (`finish_reason: "length"`): the text may be cut. */
+  readonly truncated?: boolean;
 }
 
 export interface Model {

@@ -30,6 +30,12 @@ export interface OpenAiCompatibleOptions {
    * and the call fails with `LlmError('too-large')`, which is not retried.
    */
   readonly maxResponseBytes?: number;
+  /**
+   * The request field for `GenerateOptions.maxTokens`: `max_tokens` (default: what llama.cpp,
+   * Ollama and vLLM document) or `max_completion_tokens` (OpenAI's current name; its reasoning
+   * models refuse `max_tokens`).
+   */
+  readonly maxTokensField?: 'max_tokens' | 'max_completion_tokens';
 }
 
 export function openAiCompatible(options: OpenAiCompatibleOptions): Model {
@@ -47,7 +53,7 @@ export function openAiCompatible(options: OpenAiCompatibleOptions): Model {
     };
     if (call.temperature !== undefined) body.temperature = call.temperature;
     if (call.seed !== undefined) body.seed = call.seed;
-    if (call.maxTokens !== undefined) body.max_tokens = call.maxTokens;
+    if (call.maxTokens !== undefined) body[options.maxTokensField ?? 'max_tokens'] = call.maxTokens;
     if (call.stop !== undefined && call.stop.length > 0) body.stop = [...call.stop];
 
     const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
@@ -146,7 +152,8 @@ export function parseChatCompletion(bodyText: string, modelId: string): Completi
       cause: error,
     });
   }
-  const content = field(field(first(field(json, 'choices')), 'message'), 'content');
+  const choice = first(field(json, 'choices'));
+  const content = field(field(choice, 'message'), 'content');
   if (typeof content !== 'string') {
     throw new LlmError('bad-response', 'response has no choices[0].message.content string', {
       model: modelId,
@@ -160,6 +167,7 @@ export function parseChatCompletion(bodyText: string, modelId: string): Completi
     text: content,
     model: modelId,
     simulated: false,
+    ...(field(choice, 'finish_reason') === 'length' ? { truncated: true } : {}),
     usage: {
       ...(typeof input === 'number' ? { inputTokens: input } : {}),
       ...(typeof output === 'number' ? { outputTokens: output } : {}),

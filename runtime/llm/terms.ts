@@ -19,6 +19,7 @@ import {
   TurnContext,
 } from './template.js';
 import type { UsageMeter } from './usage.js';
+import { type CallKind, type MaxTokensSetting, resolveMaxTokens } from './max-tokens.js';
 
 export interface PredicateTemplate {
   /** The spec's predicate name (`inCave`); also the marker name the simulated model reads. */
@@ -75,7 +76,12 @@ export interface LlmSessionOptions extends Omit<ReliabilityOptions, 'step'> {
   readonly seed?: number;
   /** Temperature for generations (predicates and summaries use 0 unless a template says otherwise). */
   readonly temperature?: number;
-  readonly maxTokens?: number;
+  /**
+   * Tokens each kind of call may generate (sent as `max_tokens`): a number for every kind, `null`
+   * for no limit, or per kind (`{ predicate: 16, function: 300, summary: 400 }`, the defaults,
+   * `DEFAULT_MAX_TOKENS`). A function template's own `maxTokens` wins for its calls.
+   */
+  readonly maxTokens?: MaxTokensSetting;
   /** Re-asks after an unreadable predicate answer before failing (default 1). */
   readonly reasks?: number;
   /**
@@ -104,6 +110,7 @@ export interface LlmSession {
 }
 
 export function createLlmSession(options: LlmSessionOptions): LlmSession {
+  resolveMaxTokens(options.maxTokens); // a bad limit is a config error now, not at the first call
   const context = options.context ?? new TurnContext();
   const model = withReliability(options.model, { ...options, step: () => context.turn });
   const session: LlmSession = {
@@ -138,10 +145,13 @@ export function llmPredicate(
     const view = makeView(context, args, template.params);
     let messages = buildMessages('predicate', template.name, template.system, template.prompt, view);
     const reasks = Math.max(0, settings.reasks ?? 1);
+    const maxTokens = limitFor('predicate', settings);
     const callOptions = {
       temperature: 0,
       ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
+      ...(maxTokens !== null ? { maxTokens } : {}),
     };
+    let truncated = false;
     let last = '';
     // Requests sent over all asks (the reliability layer may retry each), for error reports.
     let attempts = 0;
@@ -156,13 +166,17 @@ export function llmPredicate(
       attempts += Math.max(1, result.attempts ?? 1);
       report(settings, 'predicate', template.name, context, messages, result);
       last = result.text;
+      truncated = result.truncated === true;
       const answer = parseBinaryAnswer(result.text);
       if (answer !== undefined) return answer;
       messages = [...messages, assistant(clipForPrompt(result.text, settings.reaskEchoChars ?? ECHO_LIMIT_CHARS)), user(REASK_PROMPT)];
     }
     throw new LlmError(
       'garbage-answer',
-      `predicate '${template.name}' got no 0/1 answer after ${reasks + 1} tries; last reply: ${JSON.stringify(last.slice(0, 120))}${last.length > 120 ? ` (${last.length} characters)` : ''}`,
+      `predicate '${template.name}' got no 0/1 answer after ${reasks + 1} tries; last reply: ${JSON.stringify(last.slice(0, 120))}${last.length > 120 ? ` (${last.length} characters)` : ''}` +
+        (truncated && maxTokens !== null
+          ? ` — the reply was cut at the ${maxTokens}-token limit for predicate calls; a model that reasons before answering needs more (TSLC_MAX_TOKENS=predicate=512, or 'off')`
+          : ''),
       { model: session.model.id, raw: last.slice(0, RAW_LIMIT_CHARS), attempts },
     );
   };
@@ -181,10 +195,10 @@ export function llmFunction<T = string>(
     const view = makeView(context, args, template.params, modifier === undefined ? {} : { modifier });
     const messages = buildMessages(mode, template.name, template.system, template.prompt, view);
     const temperature = template.temperature ?? settings.temperature;
-    const maxTokens = template.maxTokens ?? settings.maxTokens;
+    const maxTokens = template.maxTokens ?? limitFor('function', settings);
     const result = await session.complete(messages, {
       ...(temperature !== undefined ? { temperature } : {}),
-      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      ...(maxTokens !== null ? { maxTokens } : {}),
       // A regeneration must be allowed to differ: with a fixed seed the same prompt repeats itself.
       ...(settings.seed !== undefined ? { seed: settings.seed + context.attempt } : {}),
     });
@@ -218,9 +232,11 @@ export function llmSummarizer(
     const context = session.context;
     const view = makeView(context, [previousSummary, passage], ['previousSummary', 'passage']);
     const messages = buildMessages('summary', 'summary', template.system, template.prompt, view);
+    const maxTokens = limitFor('summary', settings);
     const result = await session.complete(messages, {
       temperature: 0,
       ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
+      ...(maxTokens !== null ? { maxTokens } : {}),
     });
     report(settings, 'summary', 'summary', context, messages, result);
     const text = result.text.trim();
@@ -248,6 +264,11 @@ export function parseBinaryAnswer(text: string): boolean | undefined {
   );
   if (leading) return leading[1] === '1';
   return undefined;
+}
+
+/** The session's token limit for one kind of call (`null`: send none). */
+function limitFor(kind: CallKind, settings: SessionSettings): number | null {
+  return resolveMaxTokens(settings.maxTokens)[kind];
 }
 
 function buildMessages(

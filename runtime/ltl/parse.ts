@@ -1,287 +1,228 @@
 /**
- * Spot-syntax LTL parser for the runtime and the compiler (`--ins/--outs` front end, monitors,
- * shields). Dependency-free on purpose: runtime code must not import src/.
+ * Spot-syntax LTL parser for the runtime and the compiler (`--ltl`, `explain-ltl`, `audit --spec`,
+ * monitors, shields). Dependency-free on purpose: runtime code must not import src/.
  *
- * Precedence follows Spot's grammar (loosest first): `-> <->` (right-assoc), `|`, `xor`, `&`,
- * `U W R M V` (right-assoc), then the prefix operators `! X F G` which bind tightest. So
- * `a -> b U c` is `a -> (b U c)` here, unlike TLSF where `U` binds looser than `->`.
+ * Precedence follows Spot's grammar (loosest first): `-> <->` (right-assoc), `|`, `xor`, `&`
+ * (left-assoc), `U W R M` (right-assoc), then the prefix operators `! X F G`, which bind tighter
+ * than every binary operator. So `a -> b U c` is `a -> (b U c)` here, unlike TLSF where `U` binds
+ * looser than `->`. The tokenizer (lex.ts) splits text as Spot's scanner does.
+ *
+ * The parser is an operator-precedence loop with explicit stacks, not recursive descent, so
+ * nesting costs heap, not call stack: thousands of parentheses are fine. The tree it builds is
+ * bounded instead — at most `MAX_LTL_DEPTH` operators deep and `maxNodes` nodes once `F[n..m]`
+ * sugar is expanded — so every recursive consumer downstream is safe; past either bound the
+ * error points at the operator that crossed it.
  */
+import { LtlSyntaxError } from './error.js';
+import { type BinaryOp, lexLtl, type Token } from './lex.js';
 import type { LtlNode } from './syntax.js';
 
-/** A syntax error with a 0-based offset and the 1-based line/column editors show. */
-export class LtlSyntaxError extends Error {
-  readonly offset: number;
-  readonly line: number;
-  readonly col: number;
-  /** Characters of the offending token (at least 1), for carets. */
-  readonly length: number;
-  constructor(message: string, text: string, offset: number, length = 1) {
-    super(message);
-    this.name = 'LtlSyntaxError';
-    this.offset = offset;
-    const { line, col } = lineCol(text, offset);
-    this.line = line;
-    this.col = col;
-    this.length = Math.max(1, length);
-  }
-}
-
-export function lineCol(text: string, offset: number): { line: number; col: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, col: offset - lineStart + 1 };
-}
-
-type TokKind = 'ident' | 'string' | 'op' | 'lparen' | 'rparen' | 'eof';
-interface Token {
-  readonly kind: TokKind;
-  /** For `op`: a canonical operator; for `ident`/`string`: the name. */
-  readonly value: string;
-  readonly start: number;
-  readonly end: number;
-}
-
-/** Symbolic operators, longest first so `<->` wins over `<-`… and `->`. */
-const SYMBOLS: readonly (readonly [string, string])[] = [
-  ['<->', '<->'],
-  ['<=>', '<->'],
-  ['->', '->'],
-  ['=>', '->'],
-  ['&&', '&'],
-  ['/\\', '&'],
-  ['||', '|'],
-  ['\\/', '|'],
-  ['[]', 'G'],
-  ['<>', 'F'],
-  ['&', '&'],
-  ['|', '|'],
-  ['!', '!'],
-  ['~', '!'],
-  ['^', 'xor'],
-];
-
-/** Words that are operators or constants rather than atoms. */
-const WORDS: Readonly<Record<string, string>> = {
-  X: 'X',
-  F: 'F',
-  G: 'G',
-  U: 'U',
-  W: 'W',
-  R: 'R',
-  V: 'R',
-  M: 'M',
-  xor: 'xor',
-  true: 'true',
-  false: 'false',
-};
-
-function isIdentStart(c: string): boolean {
-  return /[A-Za-z_]/.test(c);
-}
-function isIdentPart(c: string): boolean {
-  return /[A-Za-z0-9_.]/.test(c);
-}
-
-function tokenize(text: string): Token[] {
-  const out: Token[] = [];
-  let i = 0;
-  const push = (kind: TokKind, value: string, start: number, end: number) => out.push({ kind, value, start, end });
-  while (i < text.length) {
-    const c = text[i];
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    if (c === '(') {
-      push('lparen', '(', i, ++i);
-      continue;
-    }
-    if (c === ')') {
-      push('rparen', ')', i, ++i);
-      continue;
-    }
-    if (c === '"') {
-      const start = i++;
-      let name = '';
-      while (i < text.length && text[i] !== '"') {
-        if (text[i] === '\\' && i + 1 < text.length) i++;
-        name += text[i++];
-      }
-      if (i >= text.length) throw new LtlSyntaxError('unterminated quoted atom', text, start, i - start);
-      i++;
-      if (name.length === 0) throw new LtlSyntaxError('empty quoted atom', text, start, 2);
-      push('string', name, start, i);
-      continue;
-    }
-    if (c === '0' || c === '1') {
-      // `0`/`1` are constants only when they stand alone (not the start of `10` or `1a`).
-      if (i + 1 >= text.length || !isIdentPart(text[i + 1])) {
-        push('op', c === '1' ? 'true' : 'false', i, ++i);
-        continue;
-      }
-    }
-    if (isIdentStart(c)) {
-      const start = i;
-      while (i < text.length && isIdentPart(text[i])) i++;
-      splitIdentifier(text.slice(start, i), start, push);
-      continue;
-    }
-    const sym = SYMBOLS.find(([s]) => text.startsWith(s, i));
-    if (sym) {
-      push('op', sym[1], i, i + sym[0].length);
-      i += sym[0].length;
-      continue;
-    }
-    throw new LtlSyntaxError(`unexpected character '${c}'`, text, i);
-  }
-  out.push({ kind: 'eof', value: '', start: text.length, end: text.length });
-  return out;
-}
+export { LtlSyntaxError, lineCol } from './error.js';
 
 /**
- * Spot reads `GFa` as `G F a`: an identifier made of a run of `F G X` followed by a rest that
- * does not start with an upper-case letter is split into prefix operators and an atom. Write
- * `"Fire"` in double quotes to get an atom that starts like an operator.
+ * Deepest operator nesting a parsed formula may have. Formulas people write are a few dozen deep;
+ * the compiler's and monitors' passes recurse over the tree, and this keeps them far from Node's
+ * stack limit.
  */
-function splitIdentifier(
-  word: string,
-  start: number,
-  push: (kind: TokKind, value: string, start: number, end: number) => void,
-): void {
-  const op = WORDS[word];
-  if (op !== undefined) {
-    push('op', op, start, start + word.length);
-    return;
+export const MAX_LTL_DEPTH = 1000;
+
+function precedence(op: BinaryOp): number {
+  switch (op) {
+    case '->':
+    case '<->':
+      return 1;
+    case '|':
+      return 2;
+    case 'xor':
+      return 3;
+    case '&':
+      return 4;
+    default:
+      return 5; // U W R M
   }
-  const m = /^([FGX]+)(.*)$/.exec(word);
-  if (m && (m[2] === '' || !/^[A-Z]/.test(m[2]))) {
-    for (let k = 0; k < m[1].length; k++) push('op', m[1][k], start + k, start + k + 1);
-    const rest = m[2];
-    if (rest === '') return;
-    const restStart = start + m[1].length;
-    if (rest === '0' || rest === '1') push('op', rest === '1' ? 'true' : 'false', restStart, restStart + 1);
-    else push('ident', rest, restStart, restStart + rest.length);
-    return;
-  }
-  push('ident', word, start, start + word.length);
+}
+/** Levels whose operators group to the right (`a -> b -> c` is `a -> (b -> c)`). */
+function rightAssoc(prec: number): boolean {
+  return prec === 1 || prec === 5;
 }
 
-const BINARY_LEVELS: readonly (readonly string[])[] = [
-  ['->', '<->'],
-  ['|'],
-  ['xor'],
-  ['&'],
-  ['U', 'W', 'R', 'M'],
-];
-const RIGHT_ASSOC = new Set(['->', '<->', 'U', 'W', 'R', 'M']);
-const PREFIX = new Set(['!', 'X', 'F', 'G']);
+interface Operand {
+  readonly node: LtlNode;
+  readonly depth: number;
+  /** Nodes of the tree as printed (shared sub-trees of `F[n..m]` counted each time). */
+  readonly size: number;
+}
+type Pending =
+  | { readonly kind: 'prefix' | 'rep' | 'lparen'; readonly tok: Token }
+  | { readonly kind: 'binary'; readonly tok: Token; readonly op: BinaryOp; readonly prec: number };
 
 /** Parse a formula in Spot's syntax; throws `LtlSyntaxError` with the position of the problem. */
 export function parseLtl(text: string): LtlNode {
-  const tokens = tokenize(text);
-  let pos = 0;
-  const peek = () => tokens[pos];
-  const describe = (t: Token) =>
-    t.kind === 'eof' ? 'end of formula' : `'${text.slice(t.start, t.end)}'`;
+  const tokens = lexLtl(text);
+  // Expanded sugar may not grow the tree past this (plain text cannot: a node costs a character).
+  const maxNodes = Math.max(1 << 20, text.length);
+  const describe = (t: Token) => (t.kind === 'eof' ? 'end of formula' : `'${text.slice(t.start, t.end)}'`);
   const fail = (message: string, t: Token): never => {
     throw new LtlSyntaxError(message, text, t.start, t.end - t.start);
   };
+  const operands: Operand[] = [];
+  const pending: Pending[] = [];
+  // `&`/`|` nodes built here whose argument arrays nothing else holds: a chain `a & b & c & …`
+  // appends to one array instead of copying it at every step.
+  const growable = new Map<LtlNode, LtlNode[]>();
 
-  const parseLevel = (level: number): LtlNode => {
-    if (level >= BINARY_LEVELS.length) return parseUnary();
-    const ops = BINARY_LEVELS[level];
-    const first = parseLevel(level + 1);
-    const t = peek();
-    if (t.kind !== 'op' || !ops.includes(t.value)) return first;
-    if (RIGHT_ASSOC.has(t.value)) {
-      pos++;
-      const right = parseLevel(level); // right-associative: same level on the right
-      return binary(t.value, first, right);
+  const check = (o: Operand, at: Token): Operand => {
+    if (o.depth > MAX_LTL_DEPTH) fail(`formula nested too deeply (more than ${MAX_LTL_DEPTH} operators inside each other); split it into smaller formulas`, at);
+    if (o.size > maxNodes) fail(`formula too large once ${describe(at)} is expanded (more than ${maxNodes} nodes)`, at);
+    return o;
+  };
+
+  const flat = (op: '&' | '|', left: Operand, right: Operand, at: Token): Operand => {
+    const grow = left.node.op === op ? growable.get(left.node) : undefined;
+    const rightArgs = right.node.op === op ? right.node.args : [right.node];
+    const rightDepth = right.node.op === op ? right.depth - 1 : right.depth;
+    const depth = 1 + Math.max(left.node.op === op ? left.depth - 1 : left.depth, rightDepth);
+    const size = left.size + right.size - (right.node.op === op ? 1 : 0) + (left.node.op === op ? 0 : 1);
+    if (grow) {
+      for (const a of rightArgs) grow.push(a);
+      return check({ node: left.node, depth, size }, at);
     }
-    const operands: LtlNode[] = [first];
-    let op = t.value;
-    while (peek().kind === 'op' && ops.includes(peek().value)) {
-      const next = peek();
-      if (next.value !== op) {
-        // A level with several left-assoc ops (none today) would fold here.
-        op = next.value;
+    const args = [...(left.node.op === op ? left.node.args : [left.node]), ...rightArgs];
+    const node: LtlNode = { op, args };
+    growable.set(node, args);
+    return check({ node, depth, size }, at);
+  };
+
+  const unary = (op: '!' | 'X' | 'F' | 'G', arg: Operand, at: Token): Operand =>
+    check({ node: { op, arg: arg.node }, depth: arg.depth + 1, size: arg.size + 1 }, at);
+
+  /** Spot's `nested_unop_range`: `F[n..m] f` is `X^n (f | X (f | … X f))`, `F[n..] f` is `X^n F f`. */
+  const expand = (t: Token, f: Operand): Operand => {
+    if (t.kind !== 'rep') throw new Error('expand: not a repetition token');
+    let res = f;
+    if (t.max === Infinity) res = unary(t.op === 'G' ? 'G' : 'F', f, t);
+    else {
+      const op = t.op === 'G' ? '&' : '|';
+      for (let k = t.min; k < t.max; k++) {
+        const next = unary('X', res, t);
+        // A fresh node (never growable): `f` is shared by every step.
+        const args = [...(f.node.op === op ? f.node.args : [f.node]), next.node];
+        const depth = 1 + Math.max(f.node.op === op ? f.depth - 1 : f.depth, next.depth);
+        res = check({ node: { op, args }, depth, size: f.size + next.size + (f.node.op === op ? 0 : 1) }, t);
       }
-      pos++;
-      operands.push(parseLevel(level + 1));
     }
-    if (op === 'xor') return operands.reduce((l, r) => ({ op: 'xor', left: l, right: r }));
-    return { op: op as '&' | '|', args: flatten(op as '&' | '|', operands) };
+    for (let k = 0; k < t.min; k++) res = unary('X', res, t);
+    return res;
   };
 
-  const parseUnary = (): LtlNode => {
-    const t = peek();
-    if (t.kind === 'op' && PREFIX.has(t.value)) {
-      pos++;
-      const arg = parseUnary();
-      return { op: t.value as '!' | 'X' | 'F' | 'G', arg };
+  /** An operand is complete: apply the prefix operators waiting for it (they bind tightest). */
+  const completeOperand = (o: Operand) => {
+    let cur = o;
+    for (let top = pending[pending.length - 1]; top && (top.kind === 'prefix' || top.kind === 'rep'); top = pending[pending.length - 1]) {
+      pending.pop();
+      if (top.kind === 'rep') cur = expand(top.tok, cur);
+      else if (top.tok.kind === 'prefix') cur = unary(top.tok.op, cur, top.tok);
     }
-    return parsePrimary();
+    operands.push(cur);
   };
 
-  const parsePrimary = (): LtlNode => {
-    const t = peek();
-    if (t.kind === 'ident' || t.kind === 'string') {
-      pos++;
-      return { op: 'ap', name: t.value };
+  const reduceBinary = (b: Pending & { kind: 'binary' }) => {
+    const right = operands.pop()!;
+    const left = operands.pop()!;
+    if (b.op === '&' || b.op === '|') operands.push(flat(b.op, left, right, b.tok));
+    else {
+      const node: LtlNode = { op: b.op, left: left.node, right: right.node };
+      operands.push(check({ node, depth: 1 + Math.max(left.depth, right.depth), size: 1 + left.size + right.size }, b.tok));
     }
-    if (t.kind === 'op' && (t.value === 'true' || t.value === 'false')) {
-      pos++;
-      return { op: t.value };
+  };
+  /** Reduce binary operators on top of the stack that bind at least as tightly as `prec`. */
+  const reduceWhile = (prec: number, rightGrouping: boolean) => {
+    for (let top = pending[pending.length - 1]; top && top.kind === 'binary'; top = pending[pending.length - 1]) {
+      if (top.prec < prec || (top.prec === prec && rightGrouping)) break;
+      pending.pop();
+      reduceBinary(top);
     }
-    if (t.kind === 'lparen') {
-      pos++;
-      if (peek().kind === 'rparen') fail('empty parentheses', peek());
-      const inner = parseLevel(0);
-      const close = peek();
-      if (close.kind !== 'rparen') fail(`expected ')' to close the '(' at column ${lineCol(text, t.start).col}, found ${describe(close)}`, close);
-      pos++;
-      return inner;
-    }
-    if (t.kind === 'eof') return fail('unexpected end of formula: expected an operand', t);
-    if (t.kind === 'rparen') return fail("unexpected ')': expected an operand", t);
-    return fail(`expected an operand, found ${describe(t)}`, t);
   };
 
-  if (peek().kind === 'eof') fail('empty formula', peek());
-  const node = parseLevel(0);
-  const rest = peek();
-  if (rest.kind !== 'eof') {
-    if (rest.kind === 'rparen') fail("unmatched ')'", rest);
-    fail(`expected an operator or end of formula, found ${describe(rest)}`, rest);
+  if (tokens[0].kind === 'eof') fail('empty formula', tokens[0]);
+  let expectOperand = true;
+  for (let pos = 0; ; pos++) {
+    const t = tokens[pos];
+    if (expectOperand) {
+      switch (t.kind) {
+        case 'prefix':
+        case 'rep':
+          pending.push({ kind: t.kind, tok: t });
+          continue;
+        case 'lparen':
+          pending.push({ kind: 'lparen', tok: t });
+          continue;
+        case 'atom': {
+          let o: Operand = { node: { op: 'ap', name: t.name }, depth: 0, size: 1 };
+          // Wring's suffixes: `a=0` is `!a`, `a=1` is `a`; only an atom takes them.
+          const suffix = tokens[pos + 1];
+          if (suffix.kind === 'postneg') o = unary('!', o, suffix);
+          if (suffix.kind === 'postneg' || suffix.kind === 'postpos') pos++;
+          completeOperand(o);
+          expectOperand = false;
+          continue;
+        }
+        case 'true':
+        case 'false':
+          completeOperand({ node: { op: t.kind }, depth: 0, size: 1 });
+          expectOperand = false;
+          continue;
+        case 'eof':
+          return fail('unexpected end of formula: expected an operand', t);
+        case 'rparen':
+          return fail("unexpected ')': expected an operand", t);
+        default:
+          return fail(`expected an operand, found ${describe(t)}`, t);
+      }
+    }
+    switch (t.kind) {
+      case 'binary': {
+        const prec = precedence(t.op);
+        reduceWhile(prec, rightAssoc(prec));
+        pending.push({ kind: 'binary', tok: t, op: t.op, prec });
+        expectOperand = true;
+        continue;
+      }
+      case 'rparen': {
+        reduceWhile(0, false);
+        const open = pending.pop();
+        if (open?.kind !== 'lparen') return fail("unmatched ')'", t);
+        completeOperand(operands.pop()!);
+        continue;
+      }
+      case 'eof': {
+        reduceWhile(0, false);
+        const open = pending.pop();
+        if (open !== undefined) {
+          const col = lineColOf(text, open.tok.start);
+          return fail(`expected ')' to close the '(' at ${col}, found end of formula`, t);
+        }
+        return operands[0].node;
+      }
+      case 'postneg':
+      case 'postpos':
+        return fail(`${describe(t)} can only follow an atomic proposition`, t);
+      default:
+        return fail(`expected an operator or end of formula, found ${describe(t)}`, t);
+    }
   }
-  return node;
 }
 
-function binary(op: string, left: LtlNode, right: LtlNode): LtlNode {
-  return { op: op as '->' | '<->' | 'U' | 'W' | 'R' | 'M', left, right };
-}
-
-function flatten(op: '&' | '|', operands: readonly LtlNode[]): LtlNode[] {
-  const out: LtlNode[] = [];
-  for (const o of operands) {
-    if (o.op === op) out.push(...o.args);
-    else out.push(o);
-  }
-  return out;
+function lineColOf(text: string, offset: number): string {
+  const e = new LtlSyntaxError('', text, offset);
+  return e.line === 1 ? `column ${e.col}` : `line ${e.line}, column ${e.col}`;
 }
 
 /** Offset of the first occurrence of each atom in `text` (for diagnostics about atoms). */
 export function atomOffsets(text: string): Map<string, number> {
   const out = new Map<string, number>();
-  for (const t of tokenize(text)) {
-    if ((t.kind === 'ident' || t.kind === 'string') && !out.has(t.value)) out.set(t.value, t.start);
+  for (const t of lexLtl(text)) {
+    if (t.kind === 'atom' && !out.has(t.name)) out.set(t.name, t.start);
   }
   return out;
 }

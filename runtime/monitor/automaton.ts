@@ -124,6 +124,7 @@ export class AutomatonMonitor {
   private readonly neg: PartRunner;
   private posSet: number;
   private negSet: number;
+  /** Scratch for `step` (shared by `fresh()` copies: single-threaded, never held across calls). */
   private readonly values: Uint8Array;
   private stepCount = 0;
   private decidedAt: number | undefined;
@@ -154,6 +155,16 @@ export class AutomatonMonitor {
   /** Step at which the verdict became final, if it has. */
   get decidedStep(): number | undefined {
     return this.decidedAt;
+  }
+
+  /**
+   * A new monitor in the initial state sharing this one's compiled automata and memo tables: an
+   * auditor keeps one per open run, at the cost of a few numbers each.
+   */
+  fresh(): AutomatonMonitor {
+    const m: AutomatonMonitor = Object.create(AutomatonMonitor.prototype);
+    Object.assign(m, { aps: this.aps, pos: this.pos, neg: this.neg, values: this.values, posSet: this.pos.start, negSet: this.neg.start, stepCount: 0, decidedAt: undefined });
+    return m;
   }
 
   /** Start again from the initial states (recovery after a verdict). */

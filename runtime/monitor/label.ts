@@ -207,7 +207,8 @@ export function symbolicLabeler(rules: LabelRules, options: { missing?: MissingP
   const missing = options.missing ?? 'false';
   const compiled = Object.entries(rules).map(([prop, cond]) => [prop, compile(cond, prop, prop, missing)] as const);
   return (event, previous) => {
-    const out: Record<string, boolean> = {};
+    // Null prototype: a proposition may be called `__proto__` or `constructor`.
+    const out: Record<string, boolean> = Object.create(null) as Record<string, boolean>;
     for (const [prop, test] of compiled) out[prop] = test(event, previous);
     return out;
   };

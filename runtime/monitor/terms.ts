@@ -51,6 +51,8 @@ export class TermStore {
   readonly aps: string[] = [];
   private readonly apIndex = new Map<string, number>();
   private readonly table = new Map<string, Term>();
+  /** Terms by id (witness logs store ids, not objects). */
+  private readonly byId: Term[] = [];
   private nextId = 0;
   readonly TRUE: Term;
   readonly FALSE: Term;
@@ -81,6 +83,14 @@ export class TermStore {
     if (args.length > 0) size += countDistinct(args);
     const t: Term = { id: this.nextId++, kind, ap, neg, args, size };
     this.table.set(key, t);
+    this.byId.push(t);
+    return t;
+  }
+
+  /** The term with this id (ids are dense, from 0). */
+  term(id: number): Term {
+    const t = this.byId[id];
+    if (t === undefined) throw new RangeError(`no term with id ${id}`);
     return t;
   }
 

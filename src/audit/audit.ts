@@ -1,17 +1,14 @@
 /**
  * The log auditor (Definition 4.2 + TRAC_R): group events into runs, label each event, progress
- * one monitor per run, and collect per-run and per-property outcomes. Streams: memory grows with
- * the number of runs, never with the number of events.
+ * one monitor per run, and collect per-run and per-property outcomes.
+ *
+ * Memory is bounded whatever the log: events are streamed; an open run costs a few small objects
+ * (its monitors share one formula store, memo tables and automata, see `ProgressionMonitor.fresh`);
+ * at most `maxOpenRuns` runs are open at once — past that the run idle the longest is closed and
+ * reported as if the log ended there, marked `closedEarly`; and a closed run's outcome can go to
+ * `onRun` at once instead of being kept (`keepRuns: false`), with the summary kept as counts.
  */
-import {
-  type EventRecord,
-  type Labeler,
-  type LabelRules,
-  type MissingPolicy,
-  MissingFieldError,
-  symbolicLabeler,
-  truthy,
-} from '../../runtime/monitor/label.js';
+import { MissingFieldError, type EventRecord, type Labeler, type LabelRules } from '../../runtime/monitor/label.js';
 import {
   type EndSemantics,
   type FinalStatus,
@@ -20,16 +17,44 @@ import {
   ProgressionMonitor,
 } from '../../runtime/monitor/progression.js';
 import { AutomatonMonitor, type MonitorAutomaton } from '../../runtime/monitor/automaton.js';
+import { type AuditMissingPolicy, FieldCheckError, FieldReader, checkColumns, describeAbsent, describeColumns, headerSpan, planFields } from './fields.js';
 import type { LogItem } from './logs.js';
+import { type RecencyNode, RecencyList } from './recency.js';
 import type { AuditRule } from './rules.js';
+
+export { FieldCheckError, type AuditMissingPolicy } from './fields.js';
+
+/**
+ * Default bound on open runs, from the number of properties. The live heap of an open run is about
+ * 300 bytes plus 150–460 per property (the upper end for long runs whose properties keep a full
+ * 20-step witness), and the process's peak RSS is 1.5–4 times the live heap (V8 collects lazily;
+ * most for many short runs, whose parsed events are most of the garbage). 250 MB of run state at
+ * 300 + 500 bytes per property keeps the peak under about 1 GB: 192,307 runs for 2 properties,
+ * 47,169 for 10 (measured: 230,769 open runs of 2 properties peaked at 785 MB).
+ */
+export function defaultMaxOpenRuns(properties: number): number {
+  return Math.max(1000, Math.floor(250e6 / (300 + 500 * Math.max(1, properties))));
+}
+
+/**
+ * Closed run ids are remembered (to name a reused id `id@lineN`) in two generations of this many:
+ * at least the last 500,000, about 80 MB at most.
+ */
+const REMEMBERED_IDS = 500_000;
 
 export interface AuditOptions {
   readonly properties: readonly AuditRule[];
   /** Rules for some or all propositions; the rest are read from a same-named field (any letter case). */
   readonly labels?: LabelRules;
-  /** A labeling function instead of rules (library use). */
+  /** A labeling function instead of rules (library use; fields are then not checked). */
   readonly labeler?: Labeler;
-  readonly missing?: MissingPolicy;
+  /**
+   * Fields the rules read but the log lacks: `check` (default) makes a missing or duplicate CSV
+   * column, or a JSONL field absent from every record of a run, an error (`FieldCheckError`);
+   * `false` reads them as false; `error` checks like `check` and also makes each event lacking a
+   * field a malformed line.
+   */
+  readonly missing?: AuditMissingPolicy;
   readonly groupBy?: string;
   /**
    * Runs are contiguous blocks of equal `groupBy` values (ids may be reused later in the log).
@@ -47,6 +72,16 @@ export interface AuditOptions {
    * the end of a run gets the automaton's complete verdict instead (LTL3 semantics only).
    */
   readonly automata?: readonly MonitorAutomaton[];
+  /**
+   * At most this many runs are open at once (default `defaultMaxOpenRuns(properties.length)`). A new run past the
+   * bound closes the run whose last event is oldest, with end-of-log verdicts and `closedEarly`;
+   * if its id comes back, the rest is audited as a new run `id@lineN`.
+   */
+  readonly maxOpenRuns?: number;
+  /** Receives each run's outcome as soon as the run is closed (awaited when it returns a promise). */
+  readonly onRun?: (run: RunOutcome) => void | Promise<void>;
+  /** Keep every outcome in `report.runs` (default true). Pass false with `onRun` for huge logs. */
+  readonly keepRuns?: boolean;
 }
 
 export interface PropertyOutcome {
@@ -68,6 +103,12 @@ export interface RunOutcome {
   readonly run: string;
   readonly events: number;
   readonly firstLine: number;
+  readonly lastLine: number;
+  /**
+   * The run was closed before the end of the log because more than `maxOpenRuns` runs were open
+   * (it had been idle longest); its verdicts are those at the end of a log ending at `lastLine`.
+   */
+  readonly closedEarly?: true;
   readonly properties: readonly PropertyOutcome[];
 }
 
@@ -90,9 +131,15 @@ export interface AuditReport {
   readonly semantics: EndSemantics;
   readonly recovery: boolean;
   readonly events: number;
+  /** Every run's outcome, in the order runs were closed (empty with `keepRuns: false`). */
   readonly runs: readonly RunOutcome[];
+  readonly runCount: number;
+  /** Runs violating at least one property. */
+  readonly violatedRuns: number;
   readonly summary: readonly SummaryRow[];
   readonly malformed: { readonly count: number; readonly first: readonly Malformed[] };
+  /** Runs closed early by the `maxOpenRuns` bound, and how many of their ids came back later. */
+  readonly closedEarly: { readonly count: number; readonly reopened: number; readonly maxOpenRuns: number };
 }
 
 /** A malformed line under `--strict`. */
@@ -108,66 +155,103 @@ export class MalformedLineError extends Error {
 
 const MAX_LISTED_MALFORMED = 20;
 
-/** Atomic propositions of the properties not covered by `rules`, read from same-named fields. */
-function defaultLabeler(aps: readonly string[], rules: LabelRules | undefined, missing: MissingPolicy): Labeler {
-  const ruled = rules ? symbolicLabeler(rules, { missing }) : undefined;
-  const open = aps.filter((a) => !rules || !(a in rules));
-  let fieldOf: Map<string, string | undefined> | undefined;
-  let keysSeen: string | undefined;
-  return (event, previous) => {
-    const out: Record<string, boolean> = ruled ? ruled(event, previous) : {};
-    if (open.length === 0) return out;
-    const keys = Object.keys(event);
-    const sig = keys.join('\u0000');
-    if (sig !== keysSeen) {
-      keysSeen = sig;
-      fieldOf = new Map(
-        open.map((ap) => [ap, ap in event ? ap : keys.find((k) => k.toLowerCase() === ap.toLowerCase())]),
-      );
-    }
-    for (const ap of open) {
-      const f = fieldOf!.get(ap);
-      if (f === undefined || event[f] === undefined) {
-        if (missing === 'error') throw new MissingFieldError(ap, ap);
-        out[ap] = false;
-      } else out[ap] = truthy(event[f]);
-    }
-    return out;
-  };
-}
-
-interface RunState {
-  readonly run: string;
+interface RunState extends RecencyNode {
+  readonly key: string;
+  readonly name: string;
   readonly monitor: ProgressionMonitor;
   readonly firstLine: number;
+  lastLine: number;
   events: number;
+  /** What `delta` rules need of the previous event (the whole event with a custom labeler). */
   previous: EventRecord | undefined;
+  /**
+   * Fields (bit words) no event of the run has had yet; undefined once all have been seen, and
+   * for the continuation of a run closed early (part of the run was not seen).
+   */
+  unseen: number[] | undefined;
   /** Automaton monitors (with `automata`) and the line at which each reached its verdict. */
-  readonly autos?: { monitor: AutomatonMonitor; line?: number }[];
+  readonly autos: AutomatonMonitor[] | undefined;
+  readonly autoLines: (number | undefined)[] | undefined;
 }
 
 export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>, options: AuditOptions): Promise<AuditReport> {
   const semantics = options.semantics ?? 'ltl3';
   const recovery = options.recovery ?? true;
-  const missing = options.missing ?? 'false';
-  const probe = new ProgressionMonitor(options.properties);
-  const labeler = options.labeler ?? defaultLabeler(probe.aps, options.labels, missing);
-  const runs = new Map<string, RunState>();
-  const outcomes: RunOutcome[] = [];
-  const seenKeys = new Set<string>();
-  let currentKey: string | undefined;
-  const close = (s: RunState): void => {
-    let properties = s.monitor.finish(semantics).map(toOutcome);
-    if (s.autos && semantics === 'ltl3') properties = properties.map((p, i) => complete(p, s.autos![i]));
-    outcomes.push({ run: s.run, events: s.events, firstLine: s.firstLine, properties });
-  };
-  const index = new Map(options.properties.map((p, i) => [p.name, i]));
+  const missing = options.missing ?? 'check';
+  const keepRuns = options.keepRuns ?? true;
+  const maxOpenRuns = Math.max(1, Math.floor(options.maxOpenRuns ?? defaultMaxOpenRuns(options.properties.length)));
   if (options.automata && options.automata.length !== options.properties.length) {
     throw new Error('auditLog: one automaton per property is needed');
   }
+  // Every run's monitors are fresh copies of these: one formula store, memo tables and automata for all.
+  // Only the first violation's witness is reported, so none is recorded after it.
+  const template = new ProgressionMonitor(options.properties, {
+    recovery,
+    recoverAfter: 'violation',
+    witnessLimit: options.witnessLimit ?? 20,
+    witnessAfterFirstViolation: false,
+  });
+  const autoTemplates = options.automata?.map((a) => new AutomatonMonitor(a));
+  const index = new Map(options.properties.map((p, i) => [p.name, i]));
+
+  const plan = options.labeler ? undefined : planFields(options.properties, options.labels);
+  const reader = plan ? new FieldReader(plan, options.labels, missing) : undefined;
+  const labeler: Labeler = options.labeler ?? reader!.label;
+  // JSONL: each run must show each field somewhere. CSV: the header check replaces this.
+  let trackFields = reader !== undefined && missing !== 'false' && plan!.fields.length > 0;
+  // The same over the whole log: a run closed early is not checked on its own (the rest of it may
+  // have the field), but a field no record of the log has is an error at the end all the same.
+  let logUnseen = trackFields ? reader!.allFields() : undefined;
+
+  const summary = new SummaryCounter(options.properties.map((p) => p.name));
+  const outcomes: RunOutcome[] = [];
+  const open = new Map<string, RunState>();
+  const recency = new RecencyList<RunState>();
+  // Closed run ids → closed early? Two generations, so forgetting the oldest is O(1).
+  let closed = new Map<string, boolean>();
+  let closedBefore = new Map<string, boolean>();
+  let closedEarly = 0;
+  let reopened = 0;
+  let lastKey: string | undefined;
   const malformed: Malformed[] = [];
   let malformedCount = 0;
   let events = 0;
+
+  const close = async (s: RunState, early: boolean): Promise<void> => {
+    open.delete(s.key);
+    recency.remove(s);
+    if (s.unseen && !early) {
+      const fields = reader!.unseenFields(s.unseen);
+      const where = options.groupBy === undefined ? 'the log' : `run '${s.name}' (lines ${s.firstLine}–${s.lastLine})`;
+      throw new FieldCheckError(
+        fields.map((field) => ({ kind: 'missing' as const, field })),
+        s.firstLine,
+        describeAbsent(fields, where),
+      );
+    }
+    let properties = s.monitor.finish(semantics).map(toOutcome);
+    if (s.autos && semantics === 'ltl3') properties = properties.map((p, i) => complete(p, s.autos![i], s.autoLines![i]));
+    const outcome: RunOutcome = {
+      run: s.name,
+      events: s.events,
+      firstLine: s.firstLine,
+      lastLine: s.lastLine,
+      ...(early ? { closedEarly: true as const } : {}),
+      properties,
+    };
+    if (early) closedEarly++;
+    if (closed.size >= REMEMBERED_IDS) {
+      closedBefore = closed;
+      closed = new Map();
+    }
+    closed.set(s.key, early);
+    summary.add(outcome);
+    if (keepRuns) outcomes.push(outcome);
+    if (options.onRun) {
+      const pending = options.onRun(outcome);
+      if (pending) await pending;
+    }
+  };
 
   const bad = (line: number, reason: string): void => {
     if (options.strict) throw new MalformedLineError(line, reason);
@@ -180,25 +264,34 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
       bad(item.line, item.reason);
       continue;
     }
+    if (item.kind === 'header') {
+      if (plan && missing !== 'false') {
+        const problems = checkColumns(item.columns, plan);
+        if (problems.length > 0) {
+          const span = headerSpan(item.text, problems);
+          throw new FieldCheckError(problems, item.line, describeColumns(problems, item.columns, item.given), item.text, span.col, span.length);
+        }
+        // Every row has every column: nothing left to check per run.
+        trackFields = false;
+        logUnseen = undefined;
+      }
+      continue;
+    }
     const { event, line } = item;
-    let run = '';
+    let key = '';
     if (options.groupBy !== undefined) {
-      const key = event[options.groupBy];
-      if (key === undefined || key === null) {
+      const value = Object.hasOwn(event, options.groupBy) ? event[options.groupBy] : undefined;
+      if (value === undefined || value === null) {
         bad(line, `no field '${options.groupBy}' to group by`);
         continue;
       }
-      run = typeof key === 'string' ? key : JSON.stringify(key);
+      key = typeof value === 'string' ? value : JSON.stringify(value);
     }
-    if (options.contiguous && run !== currentKey) {
-      if (currentKey !== undefined) {
-        close(runs.get(currentKey)!);
-        runs.delete(currentKey);
-        seenKeys.add(currentKey);
-      }
-      currentKey = run;
+    let state = open.get(key);
+    if (options.contiguous && key !== lastKey && lastKey !== undefined) {
+      const previous = open.get(lastKey);
+      if (previous) await close(previous, false);
     }
-    let state = runs.get(run);
     let labels: Record<string, boolean>;
     try {
       labels = labeler(event, state?.previous);
@@ -207,44 +300,75 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
         bad(line, err.message);
         continue;
       }
+      if (err instanceof FieldCheckError) throw new FieldCheckError(err.problems, line, err.detail);
       throw err;
     }
     if (!state) {
+      if (open.size >= maxOpenRuns) await close(recency.oldest!, true);
+      const before = closed.get(key) ?? closedBefore.get(key);
+      if (before === true) reopened++;
       state = {
-        run: seenKeys.has(run) ? `${run}@line${line}` : run,
-        monitor: new ProgressionMonitor(options.properties, { recovery, recoverAfter: 'violation', witnessLimit: options.witnessLimit ?? 20 }),
+        key,
+        name: before === undefined ? key : `${key}@line${line}`,
+        monitor: template.fresh(),
         firstLine: line,
+        lastLine: line,
         events: 0,
         previous: undefined,
-        ...(options.automata ? { autos: options.automata.map((a) => ({ monitor: new AutomatonMonitor(a) })) } : {}),
+        unseen: trackFields && before !== true ? reader!.allFields() : undefined,
+        autos: autoTemplates?.map((a) => a.fresh()),
+        autoLines: autoTemplates?.map(() => undefined),
+        older: undefined,
+        newer: undefined,
       };
-      runs.set(run, state);
+      open.set(key, state);
+      recency.push(state);
+    } else if (key !== lastKey) {
+      recency.touch(state);
     }
+    lastKey = key;
+    if (state.unseen && reader!.markPresent(event, state.unseen)) state.unseen = undefined;
+    if (logUnseen && reader!.markPresent(event, logUnseen)) logUnseen = undefined;
     const reached = state.monitor.step(labels, line);
     if (state.autos) {
-      for (const a of state.autos) {
-        if (a.monitor.verdict === 'pending' && a.monitor.step(labels) !== 'pending') a.line = line;
+      const autos = state.autos;
+      const lines = state.autoLines!;
+      for (let i = 0; i < autos.length; i++) {
+        if (autos[i].verdict === 'pending' && autos[i].step(labels) !== 'pending') lines[i] = line;
       }
       // Progression reached a verdict and (with recovery) restarted: restart the automaton with it.
       for (const r of reached) {
-        const a = state.autos[index.get(r.name)!];
-        a.monitor.reset();
-        a.line = undefined;
+        const i = index.get(r.name)!;
+        autos[i].reset();
+        lines[i] = undefined;
       }
     }
     state.events++;
-    state.previous = event;
+    state.lastLine = line;
+    state.previous = reader ? reader.keepForNext(event) : event;
     events++;
   }
 
-  for (const s of runs.values()) close(s);
+  // The rest close in the order their runs started, as in a log read to the end.
+  for (const s of [...open.values()].sort((a, b) => a.firstLine - b.firstLine)) await close(s, false);
+  if (logUnseen && events > 0) {
+    const fields = reader!.unseenFields(logUnseen);
+    throw new FieldCheckError(
+      fields.map((field) => ({ kind: 'missing' as const, field })),
+      1,
+      describeAbsent(fields, 'the log'),
+    );
+  }
   return {
     semantics,
     recovery,
     events,
     runs: outcomes,
-    summary: summarize(options.properties.map((p) => p.name), outcomes),
+    runCount: summary.runs,
+    violatedRuns: summary.anyViolated,
+    summary: summary.rows(),
     malformed: { count: malformedCount, first: malformed },
+    closedEarly: { count: closedEarly, reopened, maxOpenRuns },
   };
 }
 
@@ -263,42 +387,67 @@ function toOutcome(s: FinalStatus): PropertyOutcome {
   };
 }
 
-function complete(p: PropertyOutcome, a: { monitor: AutomatonMonitor; line?: number }): PropertyOutcome {
+function complete(p: PropertyOutcome, monitor: AutomatonMonitor, line: number | undefined): PropertyOutcome {
   if (p.verdict !== 'pending') return p;
-  const v = a.monitor.verdict;
+  const v = monitor.verdict;
   if (v === 'pending') return p;
   if (v === 'satisfied') return { ...p, verdict: 'satisfied', satisfactions: p.satisfactions + 1, decidedBy: 'automaton' };
   return {
     ...p,
     verdict: 'violated',
     violations: p.violations + 1,
-    firstViolationStep: p.firstViolationStep ?? a.monitor.decidedStep,
-    ...(p.firstViolationLine === undefined && a.line !== undefined ? { firstViolationLine: a.line } : {}),
+    firstViolationStep: p.firstViolationStep ?? monitor.decidedStep,
+    ...(p.firstViolationLine === undefined && line !== undefined ? { firstViolationLine: line } : {}),
     decidedBy: 'automaton',
   };
 }
 
+/** Per-property counts over runs, added one run at a time (no run needs to be kept). */
+export class SummaryCounter {
+  runs = 0;
+  anyViolated = 0;
+  private readonly violatedRuns: number[];
+  private readonly violations: number[];
+  private readonly satisfiedRuns: number[];
+  private readonly pendingRuns: number[];
+
+  constructor(private readonly names: readonly string[]) {
+    const zeros = () => names.map(() => 0);
+    this.violatedRuns = zeros();
+    this.violations = zeros();
+    this.satisfiedRuns = zeros();
+    this.pendingRuns = zeros();
+  }
+
+  add(run: RunOutcome): void {
+    this.runs++;
+    let any = false;
+    run.properties.forEach((p, i) => {
+      this.violations[i] += p.violations;
+      if (p.violations > 0) {
+        this.violatedRuns[i]++;
+        any = true;
+      } else if (p.verdict === 'satisfied') this.satisfiedRuns[i]++;
+      else this.pendingRuns[i]++;
+    });
+    if (any) this.anyViolated++;
+  }
+
+  rows(): SummaryRow[] {
+    return this.names.map((property, i) => ({
+      property,
+      runs: this.runs,
+      violatedRuns: this.violatedRuns[i],
+      share: this.runs === 0 ? 0 : this.violatedRuns[i] / this.runs,
+      violations: this.violations[i],
+      satisfiedRuns: this.satisfiedRuns[i],
+      pendingRuns: this.pendingRuns[i],
+    }));
+  }
+}
+
 export function summarize(names: readonly string[], runs: readonly RunOutcome[]): SummaryRow[] {
-  return names.map((name, i) => {
-    let violatedRuns = 0;
-    let violations = 0;
-    let satisfiedRuns = 0;
-    let pendingRuns = 0;
-    for (const r of runs) {
-      const p = r.properties[i];
-      violations += p.violations;
-      if (p.violations > 0) violatedRuns++;
-      else if (p.verdict === 'satisfied') satisfiedRuns++;
-      else pendingRuns++;
-    }
-    return {
-      property: name,
-      runs: runs.length,
-      violatedRuns,
-      share: runs.length === 0 ? 0 : violatedRuns / runs.length,
-      violations,
-      satisfiedRuns,
-      pendingRuns,
-    };
-  });
+  const counter = new SummaryCounter(names);
+  for (const r of runs) counter.add(r);
+  return counter.rows();
 }

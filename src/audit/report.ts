@@ -1,5 +1,5 @@
 /** Plain-text rendering of an audit report: a summary table, then the violating runs with witnesses. */
-import type { AuditReport } from './audit.js';
+import type { AuditReport, RunOutcome } from './audit.js';
 
 export interface RenderOptions {
   /** Print each violating run's witness (the steps where the formula changed). */
@@ -7,6 +7,30 @@ export interface RenderOptions {
   /** At most this many violating runs per property are listed; default 20. */
   readonly maxRuns?: number;
   readonly logName?: string;
+  /**
+   * The violating runs to list, per property (e.g. from a `ViolationSample` fed by `onRun` when
+   * the report keeps no runs); by default taken from `report.runs`.
+   */
+  readonly listed?: ViolationSample;
+}
+
+const DEFAULT_LISTED = 20;
+
+/** The first `limit` violating runs of each property, collected one run at a time. */
+export class ViolationSample {
+  readonly runs: RunOutcome[][];
+  constructor(
+    properties: number,
+    readonly limit = DEFAULT_LISTED,
+  ) {
+    this.runs = Array.from({ length: properties }, () => []);
+  }
+
+  add(run: RunOutcome): void {
+    run.properties.forEach((p, i) => {
+      if (p.violations > 0 && this.runs[i].length < this.limit) this.runs[i].push(run);
+    });
+  }
 }
 
 function pct(x: number): string {
@@ -24,41 +48,55 @@ export function renderReport(report: AuditReport, options: RenderOptions = {}): 
     report.semantics === 'ltl3'
       ? 'LTL3 (a property neither violated nor satisfied by the end of a run stays pending)'
       : 'LTLf (each run is the whole trace: unmet eventualities and pending next-steps are violations)';
-  out.push(`${options.logName ? options.logName + ': ' : ''}${report.events} events in ${report.runs.length} run(s); end-of-log semantics ${sem}${report.recovery ? '; recovery on (violations counted after restarts)' : ''}.`);
+  out.push(`${options.logName ? options.logName + ': ' : ''}${report.events} events in ${report.runCount} run(s); end-of-log semantics ${sem}${report.recovery ? '; recovery on (violations counted after restarts)' : ''}.`);
   out.push('');
   const rows: string[][] = [['property', 'runs', 'violated', 'share', 'violations', 'satisfied', 'pending']];
   for (const s of report.summary) {
     rows.push([s.property, String(s.runs), String(s.violatedRuns), pct(s.share), String(s.violations), String(s.satisfiedRuns), String(s.pendingRuns)]);
   }
-  const anyViolated = report.runs.filter((r) => r.properties.some((p) => p.violations > 0)).length;
-  rows.push(['(any property)', String(report.runs.length), String(anyViolated), pct(report.runs.length ? anyViolated / report.runs.length : 0), '', '', '']);
+  const runCount = report.runCount;
+  rows.push(['(any property)', String(runCount), String(report.violatedRuns), pct(runCount ? report.violatedRuns / runCount : 0), '', '', '']);
   out.push(table(rows));
-  const maxRuns = options.maxRuns ?? 20;
+  const maxRuns = options.maxRuns ?? options.listed?.limit ?? DEFAULT_LISTED;
+  const sample = options.listed ?? new ViolationSample(report.summary.length, maxRuns);
+  if (!options.listed) for (const r of report.runs) sample.add(r);
   report.summary.forEach((s, i) => {
     if (s.violatedRuns === 0) return;
     out.push('');
     out.push(`${s.property}: violated in ${s.violatedRuns} run(s)`);
-    let shown = 0;
-    for (const r of report.runs) {
+    const shown = sample.runs[i].slice(0, maxRuns);
+    for (const r of shown) {
       const p = r.properties[i];
-      if (p.violations === 0) continue;
-      if (shown++ >= maxRuns) {
-        out.push(`  … and ${s.violatedRuns - maxRuns} more (use --json for all)`);
-        break;
-      }
       const where = p.firstViolationLine !== undefined ? `step ${p.firstViolationStep} (line ${p.firstViolationLine})` : 'end of run';
-      out.push(`  run ${r.run === '' ? '(all)' : r.run}: first violation at ${where}${p.violations > 1 ? `, ${p.violations} violations` : ''}`);
+      const early = r.closedEarly ? ` [closed early at line ${r.lastLine}]` : '';
+      out.push(`  run ${r.run === '' ? '(all)' : r.run}: first violation at ${where}${p.violations > 1 ? `, ${p.violations} violations` : ''}${early}`);
       if (options.witnesses) {
         for (const w of p.witness) {
           out.push(`    step ${w.step}${w.at !== undefined ? ` (line ${w.at})` : ''}  {${w.labels.join(', ')}}  →  ${w.formula}`);
         }
       }
     }
+    if (s.violatedRuns > shown.length) out.push(`  … and ${s.violatedRuns - shown.length} more (use --json for all)`);
   });
+  if (report.closedEarly.count > 0) {
+    out.push('');
+    out.push(closedEarlyNote(report));
+  }
   if (report.malformed.count > 0) {
     out.push('');
     out.push(`${report.malformed.count} malformed line(s) skipped${report.malformed.count > report.malformed.first.length ? ` (first ${report.malformed.first.length} shown)` : ''}:`);
     for (const m of report.malformed.first) out.push(`  line ${m.line}: ${m.reason}`);
   }
   return out.join('\n');
+}
+
+/** The warning for runs closed before the end of the log by the open-run bound. */
+export function closedEarlyNote(report: AuditReport): string {
+  const { count, reopened, maxOpenRuns } = report.closedEarly;
+  return (
+    `warning: ${count} run(s) were closed early, because more than ${maxOpenRuns} runs were open at once (--max-open-runs): ` +
+    `each was closed when it had been idle longest, with the verdicts of a log ending at its last event` +
+    (reopened > 0 ? `; ${reopened} of them had later events, audited as separate runs named id@lineN` : '; none of them had later events') +
+    '.'
+  );
 }

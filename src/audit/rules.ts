@@ -8,9 +8,10 @@
  */
 import { LtlSyntaxError, parseLtl } from '../../runtime/ltl/parse.js';
 import type { LtlNode } from '../../runtime/ltl/syntax.js';
-import type { LabelRules, MissingPolicy } from '../../runtime/monitor/label.js';
+import type { LabelRules } from '../../runtime/monitor/label.js';
 import type { PropertySpec } from '../../runtime/monitor/progression.js';
 import { type Diagnostic, UserError, error } from '../diagnostics/diagnostic.js';
+import type { AuditMissingPolicy } from './fields.js';
 
 export interface AuditRule extends PropertySpec {
   readonly description?: string;
@@ -19,7 +20,7 @@ export interface AuditRule extends PropertySpec {
 /** How events become labels, from a labels file and/or the rule file. */
 export interface LabelConfig {
   readonly labels?: LabelRules;
-  readonly missing?: MissingPolicy;
+  readonly missing?: AuditMissingPolicy;
   readonly columns?: readonly string[];
   readonly groupBy?: string;
   /** Runs are contiguous blocks of equal group values (see `tslc audit --contiguous`). */
@@ -141,8 +142,8 @@ export function parseLabelConfig(obj: Record<string, unknown>, file: string, bar
     fail(file, '"labels" must be an object: proposition → condition');
   }
   const missing = obj.missing;
-  if (missing !== undefined && missing !== 'false' && missing !== 'error' && missing !== false) {
-    fail(file, '"missing" must be "false" or "error"');
+  if (missing !== undefined && missing !== 'check' && missing !== 'false' && missing !== 'error' && missing !== false) {
+    fail(file, '"missing" must be "check", "false" or "error"');
   }
   const columns = obj.columns;
   if (columns !== undefined && !(Array.isArray(columns) && columns.every((c) => typeof c === 'string'))) {
@@ -152,7 +153,7 @@ export function parseLabelConfig(obj: Record<string, unknown>, file: string, bar
   if (obj.contiguous !== undefined && typeof obj.contiguous !== 'boolean') fail(file, '"contiguous" must be true or false');
   return {
     ...(labels ? { labels: labels as LabelRules } : {}),
-    ...(missing !== undefined ? { missing: missing === 'error' ? 'error' : 'false' } : {}),
+    ...(missing !== undefined ? { missing: missing === 'error' || missing === 'check' ? missing : 'false' } : {}),
     ...(columns ? { columns: columns as string[] } : {}),
     ...(typeof obj.groupBy === 'string' ? { groupBy: obj.groupBy } : {}),
     ...(typeof obj.contiguous === 'boolean' ? { contiguous: obj.contiguous } : {}),

@@ -115,7 +115,7 @@ export async function compileSpecs(request: CompileRequest): Promise<CompileOutc
     verified: true,
     synthesizer: result.backend === 'builtin' ? SYNTHESIZER : `${result.backend} (verified by tslc)`,
   };
-  const table = buildControllerTable(spec, machine, name);
+  const table = buildControllerTable(spec, machine, name, { displayFile: displayPath });
   const source = emitControllerModule(table, metadata, {
     runtimeImport: request.runtimeImport ?? defaultRuntimeImport(request.outDir),
   });

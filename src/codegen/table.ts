@@ -28,6 +28,13 @@ interface Outcome {
   readonly updates: readonly number[];
   readonly next: number;
   readonly specLines: readonly number[];
+  /** Per spec line, the index of its file in the table's `specFiles`. */
+  readonly specFiles: readonly number[];
+}
+
+export interface TableOptions {
+  /** How a spec file is shown in the table (e.g. relative to the working directory); default: as given. */
+  readonly displayFile?: (file: string) => string;
 }
 
 interface Row {
@@ -39,7 +46,7 @@ interface Row {
 /** Above this many open predicates, pick split predicates greedily instead of searching. */
 const EXHAUSTIVE_LIMIT = 8;
 
-export function buildControllerTable(spec: GameSpec, machine: MealyMachine, name: string = spec.name): ControllerTable {
+export function buildControllerTable(spec: GameSpec, machine: MealyMachine, name: string = spec.name, options: TableOptions = {}): ControllerTable {
   if (!spec.tslSignals) throw new TableBuildError(`${spec.name}: only TSL specifications can be compiled to controllers`);
   const signals: SignalData[] = spec.tslSignals.map((s) => ({ name: s.name, role: s.role }));
 
@@ -76,6 +83,12 @@ export function buildControllerTable(spec: GameSpec, machine: MealyMachine, name
 
   const specParts = [...spec.initially, ...spec.preset, ...spec.assumptions, ...spec.guarantees];
   const partAtoms = specParts.map((part) => ({ part, atoms: atoms(part.formula) }));
+  // The files spec lines come from, in first-mention order, so a composed controller's
+  // explanations can say which file a line is in.
+  const fileIndex = new Map<string, number>();
+  for (const { span } of specParts) if (span && !fileIndex.has(span.file)) fileIndex.set(span.file, fileIndex.size);
+  const display = options.displayFile ?? ((file: string) => file);
+  const specFiles = [...fileIndex.keys()].map(display);
 
   const outcomes = new Map<string, Outcome>();
   const outcomeOf = (output: Cube, next: number): Outcome => {
@@ -88,7 +101,8 @@ export function buildControllerTable(spec: GameSpec, machine: MealyMachine, name
     const key = `${chosen.join(',')}>${next}`;
     let found = outcomes.get(key);
     if (!found) {
-      found = { key, updates: chosen, next, specLines: linesMentioning(chosen.map((i) => updates[i].proposition), partAtoms) };
+      const sites = sitesMentioning(chosen.map((i) => updates[i].proposition), partAtoms, fileIndex);
+      found = { key, updates: chosen, next, specLines: sites.map((s) => s.line), specFiles: sites.map((s) => s.file) };
       outcomes.set(key, found);
     }
     return found;
@@ -111,7 +125,7 @@ export function buildControllerTable(spec: GameSpec, machine: MealyMachine, name
     return { index, decision: buildDiagram(rows, index, spec.name) };
   });
 
-  return { name, signals, predicates, updates, initialState: machine.initial, states };
+  return { name, signals, predicates, updates, initialState: machine.initial, states, ...(specFiles.length > 0 ? { specFiles } : {}) };
 }
 
 /** Pick the update proposition of one signal that the output cube allows, preferring the self-update. */
@@ -125,11 +139,19 @@ function chooseUpdate(signal: string, group: readonly string[], selfUpdate: stri
   return allowed[0];
 }
 
-function linesMentioning(propositions: readonly string[], parts: readonly { part: SpecPart; atoms: Set<string> }[]): number[] {
-  const lines = new Set<number>();
-  for (const { part, atoms: names } of parts)
-    if (part.span && propositions.some((p) => names.has(p))) lines.add(part.span.line);
-  return [...lines].sort((a, b) => a - b);
+/** The (file, line) of every spec part that mentions one of `propositions`, by file then line. */
+function sitesMentioning(
+  propositions: readonly string[],
+  parts: readonly { part: SpecPart; atoms: Set<string> }[],
+  fileIndex: ReadonlyMap<string, number>,
+): { file: number; line: number }[] {
+  const sites = new Map<string, { file: number; line: number }>();
+  for (const { part, atoms: names } of parts) {
+    if (!part.span || !propositions.some((p) => names.has(p))) continue;
+    const site = { file: fileIndex.get(part.span.file) ?? 0, line: part.span.line };
+    sites.set(`${site.file}:${site.line}`, site);
+  }
+  return [...sites.values()].sort((a, b) => a.file - b.file || a.line - b.line);
 }
 
 interface Solved {
@@ -142,7 +164,7 @@ function buildDiagram(rows: readonly Row[], state: number, specName: string): De
   const memo = new Map<string, Solved>();
   const leafOf = (o: Outcome): DecisionNode =>
     o.specLines.length > 0
-      ? { kind: 'leaf', updates: o.updates, next: o.next, specLines: o.specLines }
+      ? { kind: 'leaf', updates: o.updates, next: o.next, specLines: o.specLines, specFiles: o.specFiles }
       : { kind: 'leaf', updates: o.updates, next: o.next };
 
   const solve = (assignment: ReadonlyMap<number, boolean>): Solved => {

@@ -4,6 +4,7 @@
  * for a realizable one the user plays the environment against the synthesized controller.
  * Input and output go through a small `PlayIO`, so tests script a whole game in-process.
  */
+import { evaluateOnLasso, type Lasso } from '../automata/lasso.js';
 import { committedInput, type Counterstrategy, counterstrategyStep } from '../game/counterstrategy.js';
 import type { GameSpec, SpecPart } from '../game/spec.js';
 import type { MealyMachine } from '../game/mealy.js';
@@ -20,7 +21,15 @@ export interface PlayIO {
 
 export type PlayOutcome =
   | { readonly kind: 'violated'; readonly step: number; readonly parts: readonly SpecPart[] }
-  | { readonly kind: 'loop'; readonly step: number; readonly loopsTo: number; readonly pending: readonly SpecPart[] }
+  | {
+      readonly kind: 'loop';
+      readonly step: number;
+      readonly loopsTo: number;
+      /** Guarantees neither satisfied nor broken yet when the game came back. */
+      readonly pending: readonly SpecPart[];
+      /** Those of them the repeating play never satisfies (judged on the play as a lasso). */
+      readonly unsatisfied: readonly SpecPart[];
+    }
   | { readonly kind: 'stopped'; readonly step: number };
 
 const describeParts = (parts: readonly SpecPart[]) => parts.map((p) => `${partLocation(p)} (${partText(p)})`).join(', ');
@@ -32,14 +41,26 @@ export async function playAsController(spec: GameSpec, cs: Counterstrategy, io: 
   let formulas: Formula[] = parts.map((p) => p.formula);
   let state = cs.initial;
   const seen = new Map<string, number>();
+  // The letters played so far, to judge the guarantees on the play once it repeats.
+  const letters: Set<string>[] = [];
   io.print(`You are the controller. Try to satisfy: ${describeParts(parts)}`);
   for (let step = 1; step <= maxSteps; step++) {
     const key = `${state}|${formulas.map((f) => f.id).join(',')}`;
     const back = seen.get(key);
     if (back !== undefined) {
+      // Steps back..step-1 repeat forever if the player keeps choosing the same: a lasso. A
+      // pending guarantee may still hold on it (G ! toCave stays pending, yet is never broken),
+      // so only those false on the lasso are named.
       const pending = parts.filter((_, i) => statusOf(formulas[i]) === 'pending');
-      io.print(`The game is back where it was at step ${back}: the environment can repeat this forever, and ${describeParts(pending)} would never be satisfied.`);
-      return { kind: 'loop', step, loopsTo: back, pending };
+      const lasso: Lasso = { prefix: letters.slice(0, back - 1), cycle: letters.slice(back - 1) };
+      const unsatisfied = pending.filter((p) => !evaluateOnLasso(p.formula, lasso));
+      io.print(
+        `The game is back where it was at step ${back}: if you keep choosing the same, the environment can repeat this forever, and ` +
+          (unsatisfied.length > 0
+            ? `${describeParts(unsatisfied)} would never be satisfied.`
+            : 'yet every guarantee holds on the repeating play.'),
+      );
+      return { kind: 'loop', step, loopsTo: back, pending, unsatisfied };
     }
     seen.set(key, step);
     const committed = cs.seesCurrentOutputs ? undefined : committedInput(cs, state);
@@ -65,6 +86,7 @@ export async function playAsController(spec: GameSpec, cs: Counterstrategy, io: 
     }
     if (!committed) io.print(`  the environment makes ${describeInputs(move.input, cs.inputs, vocab)}`);
     const letter: Valuation = { ...Object.fromEntries(cs.inputs.map((n) => [n, move.input[n] === true])), ...output };
+    letters.push(new Set(Object.keys(letter).filter((n) => letter[n])));
     formulas = formulas.map((f) => progress(f, (n) => letter[n] === true));
     state = move.next;
     const broken = parts.filter((_, i) => statusOf(formulas[i]) === 'violated');
@@ -84,7 +106,7 @@ export async function playAsEnvironment(spec: GameSpec, controller: MealyMachine
   const parts = [...spec.preset, ...spec.guarantees];
   let formulas: Formula[] = parts.map((p) => p.formula);
   let state = model.initial;
-  io.print(`You are the environment; the controller (${controller.stateCount} states) tries to satisfy: ${describeParts(parts)}`);
+  io.print(`You are the environment; the controller (${controller.stateCount} state${controller.stateCount === 1 ? '' : 's'}) tries to satisfy: ${describeParts(parts)}`);
   for (let step = 1; step <= maxSteps; step++) {
     const input: Record<string, boolean> = {};
     for (const name of controller.inputs) {

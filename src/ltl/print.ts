@@ -2,16 +2,15 @@
  * Printing formulas in Spot's LTL syntax (what `ltlsynt -f` reads). Binary operators are always
  * parenthesised so the text means the same under Spot, TLSF and tsltools precedence alike.
  */
+import { printAtom, quoteAtom } from '../../runtime/ltl/print.js';
 import type { Formula } from './formula.js';
 
-const PLAIN_ATOM = /^[a-zA-Z_][a-zA-Z0-9_.]*$/;
-/** Spot reads these words as operators/constants, so atoms spelled like them must be quoted. */
-const RESERVED = new Set(['true', 'false', 'X', 'F', 'G', 'U', 'W', 'R', 'M', 'xor', 'V', 'O', 'H', 'S', 'Y', 'Z']);
+/** Past-time operator letters of other LTL dialects: quoted too, so the text travels safely. */
+const PAST = new Set(['O', 'H', 'S', 'Y', 'Z']);
 
+/** An atom as Spot's scanner reads it back (runtime/ltl/print.ts owns the rule). */
 export function spotAtom(name: string): string {
-  // Spot may lex a leading F/G/X as an operator (`GFa` is `G F a`), so such atoms are always quoted.
-  if (PLAIN_ATOM.test(name) && !RESERVED.has(name) && !/^[XFG]/.test(name)) return name;
-  return `"${name.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  return PAST.has(name) ? quoteAtom(name) : printAtom(name);
 }
 
 const BINARY_SYMBOL = { implies: '->', iff: '<->', xor: 'xor', U: 'U', W: 'W', R: 'R', M: 'M' } as const;

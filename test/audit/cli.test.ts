@@ -46,7 +46,8 @@ describe('tslc audit', () => {
         .map((e) => JSON.stringify(e))
         .join('\n'),
     );
-    const code = await run({ ...base, spec: [rules], log, 'group-by': 'run', json: true });
+    // Sparse flags (a key only when true): runs never mention some propositions.
+    const code = await run({ ...base, spec: [rules], log, 'group-by': 'run', json: true, missing: 'false' });
     expect(code).toBe(1);
     const report = JSON.parse(out);
     const r1 = report.runs.find((r: { run: string }) => r.run === 'r1');
@@ -65,18 +66,18 @@ describe('tslc audit', () => {
 
   it('exit 0 and a summary table when nothing is violated', async () => {
     const log = file('ok.jsonl', '{"req":true}\n{"ack":true}\n');
-    expect(await run({ ...base, spec: [rules], log })).toBe(0);
+    expect(await run({ ...base, spec: [rules], log, missing: 'false' })).toBe(0);
     expect(out).toMatch(/resp\s+1\s+0\s+0\.00%/);
     expect(out).toContain('LTL3');
   });
 
   it('skips malformed lines with their numbers, or stops on them with --strict', async () => {
     const log = file('bad.jsonl', '{"req":true}\nnot json\n[1,2]\n{"ack":true}\n');
-    expect(await run({ ...base, spec: [rules], log, json: true })).toBe(0);
+    expect(await run({ ...base, spec: [rules], log, json: true, missing: 'false' })).toBe(0);
     const report = JSON.parse(out);
     expect(report.malformed.count).toBe(2);
     expect(report.malformed.first.map((m: { line: number }) => m.line)).toEqual([2, 3]);
-    await expect(run({ ...base, spec: [rules], log, strict: true })).rejects.toSatisfy(
+    await expect(run({ ...base, spec: [rules], log, strict: true, missing: 'false' })).rejects.toSatisfy(
       (e: unknown) => e instanceof UserError && e.diagnostics[0].span?.line === 2,
     );
   });
@@ -101,7 +102,7 @@ describe('tslc audit', () => {
   it('LTLf semantics judges the end of the log; CSV columns can be renamed', async () => {
     const r = file('ev.ltl', 'eventually: F done\n');
     const csv = file('log.csv', 'Run,Wrong\n1,0\n1,0\n2,0\n2,1\n');
-    expect(await run({ ...base, spec: [r], log: csv, 'group-by': 'Run', semantics: 'ltl3', json: true })).toBe(0);
+    expect(await run({ ...base, spec: [r], log: csv, 'group-by': 'Run', semantics: 'ltl3', json: true, missing: 'false' })).toBe(0);
     expect(JSON.parse(out).summary[0]).toMatchObject({ pendingRuns: 2, violatedRuns: 0 });
     out = '';
     expect(await run({ ...base, spec: [r], log: csv, 'group-by': 'Run', semantics: 'ltlf', columns: 'Run,done', json: true })).toBe(1);
@@ -119,10 +120,10 @@ describe('tslc audit', () => {
   it('--complete settles what progression leaves pending, with the automaton monitor', async () => {
     const r = file('incomplete.ltl', 'doomed: G (a -> X (F b & G !b))\n');
     const log = file('inc.jsonl', '{}\n{"a":true}\n{}\n{}\n');
-    expect(await run({ ...base, spec: [r], log, json: true })).toBe(0);
+    expect(await run({ ...base, spec: [r], log, json: true, missing: 'false' })).toBe(0);
     expect(JSON.parse(out).runs[0].properties[0].verdict).toBe('pending');
     out = '';
-    expect(await run({ ...base, spec: [r], log, json: true, complete: true })).toBe(1);
+    expect(await run({ ...base, spec: [r], log, json: true, complete: true, missing: 'false' })).toBe(1);
     expect(JSON.parse(out).runs[0].properties[0]).toMatchObject({ verdict: 'violated', firstViolationLine: 2, decidedBy: 'automaton' });
   });
 
@@ -173,7 +174,15 @@ describe.skipIf(!existsSync(join(corpus, 'adventure_tsl.csv')))('real CYOA logs 
       log: join(corpus, 'allspecs_llm.csv'),
       json: true,
     };
-    await run(args);
+    // The header names InCave twice and lacks InMarket: an error naming both, not an audit.
+    await expect(run(args)).rejects.toSatisfy(
+      (e: unknown) =>
+        e instanceof UserError &&
+        e.diagnostics[0].span?.file === args.log &&
+        /no column 'InMarket' \(read by proposition 'inMarket' of rules? 'cave-after-market'/.test(e.message) &&
+        /column 'InCave' .*appears 2 times \(columns 3, 5\)/.test(e.message),
+    );
+    expect(await run({ ...args, missing: 'false' })).toBe(2);
     expect(JSON.parse(out).events).toBe(0);
     out = '';
     await run({ ...args, columns: 'Run,Step,InCave,InMarket,InTown,InForest,CurrentState,SafeChoice,SafeCount' });

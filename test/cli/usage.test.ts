@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commands } from '../../src/cli/commands/index.js';
+import { commands, SYNTH_FORMATS } from '../../src/cli/commands/index.js';
 
 const root = join(import.meta.dirname, '../..');
 const built = existsSync(join(root, 'dist/src/cli/main.js'));
@@ -46,7 +46,20 @@ describe.skipIf(!built)('tslc usage (built CLI)', () => {
     expect(r.stdout).toContain('--version');
   });
 
-  it('no arguments: the help on stderr and exit 2', () => {
+  it('tslc synth --help and tslc --help name every --format choice, Mermaid included', () => {
+    const own = tslc('synth', '--help');
+    const all = tslc('--help');
+    expect(own.code).toBe(0);
+    // The description, unwrapped: from its first words up to the next command or blank line.
+    const description = (help: string) => /Synthesize a verified controller[\s\S]*?(?=\n\s*tslc |\n\s*\n)/.exec(help)?.[0].replace(/\s+/g, ' ').toLowerCase() ?? '';
+    for (const format of SYNTH_FORMATS) {
+      expect(description(own.stdout)).toContain(format);
+      expect(description(all.stdout)).toContain(format);
+    }
+    expect(own.stdout).toContain('Mermaid');
+  });
+
+    it('no arguments: the help on stderr and exit 2', () => {
     const r = tslc();
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');

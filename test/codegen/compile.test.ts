@@ -44,6 +44,57 @@ describe('tslc compile (in-process)', () => {
     expect(existsSync(join(out, 'forest.ts'))).toBe(false);
   });
 
+  /** Runs the command and returns what it wrote to stdout and stderr. */
+  async function captured(args: Record<string, unknown>): Promise<{ code: number; stdout: string; stderr: string }> {
+    let stdout = '';
+    let stderr = '';
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
+    try {
+      return { code: await run(args), stdout, stderr };
+    } finally {
+      vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    }
+  }
+
+  it('--check reports a missing or stale module once, on stderr, with the fix; stdout lists only fresh modules', async () => {
+    const out = join(dir, 'check-streams');
+    expect(await run({ files: [conversation, forest], out })).toBe(0);
+    rmSync(join(out, 'forest.ts'));
+    const missing = await captured({ files: [conversation, forest], out, check: true });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toMatch(/conversation\.ts: fresh \(2 states, /);
+    expect(missing.stdout).not.toContain('forest.ts');
+    expect(missing.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/forest\.ts: error: missing module; run `tslc compile .*forest\.tsl -o /)]);
+
+    writeFileSync(join(out, 'forest.ts'), '// edited\n');
+    const stale = await captured({ files: [forest], out, check: true });
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toBe('');
+    expect(stale.stderr).toMatch(/^\S*forest\.ts: error: stale module; run `tslc compile /);
+
+    const json = await captured({ files: [conversation, forest], out, check: true, json: true });
+    const report = JSON.parse(json.stdout) as { modules: { name: string; status: string }[] };
+    expect(report.modules.map((m) => [m.name, m.status])).toEqual([
+      ['conversation', 'fresh'],
+      ['forest', 'stale'],
+    ]);
+    rmSync(join(out, 'forest.ts'));
+    const jsonMissing = await captured({ files: [forest], out, check: true, json: true });
+    expect((JSON.parse(jsonMissing.stdout) as { modules: { status: string }[] }).modules[0].status).toBe('missing');
+  });
+
+  it('--check --diagram: a stale diagram is one stderr line and keeps its module off stdout', async () => {
+    const out = join(dir, 'check-diagram');
+    expect(await run({ files: [forest], out, diagram: 'mermaid' })).toBe(0);
+    writeFileSync(join(out, 'forest.mmd'), 'graph LR\n');
+    const r = await captured({ files: [forest], out, check: true, diagram: 'mermaid' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/forest\.mmd: error: stale diagram; run `tslc compile .* --diagram mermaid -o /)]);
+  });
+
   it('composes several specs into one controller with --as and honours --runtime-import', async () => {
     const out = join(dir, 'composed');
     expect(await run({ files: [conversation, forest], out, as: 'talk-forest', 'runtime-import': '@me/runtime' })).toBe(0);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ControllerMetadata } from '../../runtime/table.js';
+import type { MealyMachine } from '../../src/game/mealy.js';
 import { emitControllerModule } from '../../src/codegen/emit.js';
 import { buildControllerTable } from '../../src/codegen/table.js';
 import { tinyMachine, tinySpec } from './fixtures.js';
@@ -104,7 +105,17 @@ describe('emitted module', () => {
     expect(source).not.toMatch(/\bany\b/);
     for (const name of ['createTiny', 'tinyTable', 'tinyMetadata', 'tinyBindings', 'replayTiny', 'TinyImpl', 'TinySignalShape'])
       expect(source).toContain(name);
-    expect(source).toMatch(/State 0 \(initial\):\n\s*\* - when inCave summary: \[summary <- summarize summary passage\], \[passage <- toTown summary\] -> state 1 \(spec lines 5\)/);
+    expect(source).toMatch(/State 0 \(initial\):\n\s*\* - when inCave summary: \[summary <- summarize summary passage\], \[passage <- toTown summary\] -> state 1 \(tiny\.tsl:5\)/);
+    expect(source).toContain('specFiles: ["tiny.tsl"],');
+  });
+
+  it('counts states in the header and the table comment, singular for one', () => {
+    expect(source).toMatch(/^\/\/ Spec hash sha256:test; 2 states; verified: true\.$/m);
+    expect(source).toMatch(/as data: 2 states, each a decision diagram/);
+    const oneState: MealyMachine = { ...tinyMachine, stateCount: 1, transitions: [tinyMachine.transitions[1]] };
+    const one = emitControllerModule(buildControllerTable(tinySpec, oneState), { ...metadata, stateCount: 1 }, { runtimeImport: '../../runtime/index.js' });
+    expect(one).toMatch(/^\/\/ Spec hash sha256:test; 1 state; verified: true\.$/m);
+    expect(one).toMatch(/as data: 1 state, each a decision diagram/);
   });
 
   it('runs: the emitted factory drives the runtime', async () => {

@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { walk } from '../../runtime/decision.js';
+import { specSitesOf, walk } from '../../runtime/decision.js';
 import type { DecisionNode } from '../../runtime/table.js';
 import { buildControllerTable, expectedCalls, TableBuildError } from '../../src/codegen/table.js';
 import type { Cube, MealyMachine } from '../../src/game/mealy.js';
 import type { GameSpec } from '../../src/game/spec.js';
+import type { Formula } from '../../src/ltl/formula.js';
 import { P, tinyMachine, tinySpec, U } from './fixtures.js';
 
 const valuations = (n: number): boolean[][] =>
@@ -52,6 +53,26 @@ describe('buildControllerTable', () => {
     expect(leaf.kind === 'leaf' && leaf.leaf.specLines).toEqual([5]);
     const other = walk(table.states[0].decision, new Map([[P.cave, false]]));
     expect(other.kind === 'leaf' && other.leaf.specLines).toEqual([6]);
+     // ... and the file each line is in, so explanations can say file:line.
+    expect(table.specFiles).toEqual(['tiny.tsl']);
+    expect(leaf.kind === 'leaf' && leaf.leaf.specFiles).toEqual([0]);
+  });
+
+  it('names the file of every spec line of a composed spec, shown as the caller asks', () => {
+    const parts = (file: string, line: number, formula: Formula) => ({ formula, span: { file, line, col: 1 } });
+    const composed: GameSpec = {
+      ...tinySpec,
+      guarantees: [parts('/abs/a.tsl', 5, tinySpec.guarantees[0].formula), parts('/abs/b.tsl', 2, tinySpec.guarantees[1].formula)],
+    };
+    const t = buildControllerTable(composed, tinyMachine, 'c', { displayFile: (f) => f.replace('/abs/', 'specs/') });
+    expect(t.specFiles).toEqual(['specs/a.tsl', 'specs/b.tsl']);
+    const toTown = walk(t.states[0].decision, new Map([[P.cave, true]]));
+    const toCave = walk(t.states[0].decision, new Map([[P.cave, false]]));
+    if (toTown.kind !== 'leaf' || toCave.kind !== 'leaf') throw new Error('expected leaves');
+    expect(specSitesOf(t, toTown.leaf)).toEqual(['specs/a.tsl:5']);
+    expect(specSitesOf(t, toCave.leaf)).toEqual(['specs/b.tsl:2']);
+    // A table without files (written before they were recorded) still gives the lines.
+    expect(specSitesOf({}, toCave.leaf)).toEqual(['line 2']);
   });
 
   it('rejects a machine that is not input-complete', () => {

@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runDemo } from '../../examples/cyoa/demo.js';
-import { type EvalConfig, formatReport, parseEvalArgs, runEvaluation } from '../../examples/cyoa/eval.js';
+import { type EvalConfig, type EvalReport, formatReport, parseEvalArgs, runEvaluation, type TaskRow } from '../../examples/cyoa/eval.js';
 
 const base: EvalConfig = { tasks: ['forest', 'choices'], games: 12, steps: 12, model: 'sim', seed: 3, repair: 0 };
 
@@ -39,6 +39,56 @@ describe('the adherence evaluation on the simulated model', () => {
     expect(text).toMatch(/## Table 1/);
     expect(text).toMatch(/\| adventure +\| TSL +\| \d+ \(8\) +\| 3\/3 +\| 100\.0%/);
     expect(text).toMatch(/## Table 2/);
+  });
+
+  it('Table 2 ends with a total row per method over all tasks, with shares of its games (as the paper’s)', () => {
+    const usage = { calls: 0, cachedCalls: 0, retries: 0, failures: 0, inputTokens: 0, outputTokens: 0, ms: 0 };
+    const row = (task: TaskRow['task'], method: TaskRow['method'], completed: number, violations: number, h: number, a: number, repairs: number, errors = 0): TaskRow => ({
+      task,
+      method,
+      states: method === 'TSL' ? 5 : undefined,
+      paperStates: 8,
+      games: completed + errors,
+      completed,
+      proceduralAdherence: method === 'TSL' ? 100 : undefined,
+      observedAdherence: 100 - violations,
+      violations,
+      hallucinationErrors: h,
+      arithmeticErrors: a,
+      repairs,
+      errors: Array.from({ length: errors }, (_, game) => ({ game, turn: 1, kind: 'timeout', message: 'slow' })),
+      usage,
+    });
+    const report: EvalReport = {
+      model: 'openai:test',
+      simulated: false,
+      seed: 1,
+      games: 10,
+      steps: 5,
+      repair: 0,
+      baseline: true,
+      rows: [
+        row('adventure', 'TSL', 10, 10, 1, 0, 2),
+        row('adventure', 'prompt-only', 10, 40, 3, 0, 0),
+        row('choices', 'TSL', 8, 25, 2, 0, 3, 2),
+        row('choices', 'prompt-only', 10, 90, 2, 8, 0),
+      ],
+      usage,
+      seconds: 1,
+    };
+    const text = formatReport(report);
+    const t2 = text.slice(text.indexOf('## Table 2'));
+    const cells = (line: string) => line.split('|').slice(1, -1).map((c) => c.trim());
+    const lines = t2.split('\n').filter((l) => l.startsWith('| '));
+    expect(cells(lines[0])).toEqual(['task', 'method', 'games', 'violating games', 'hallucination errors', 'arithmetic errors', 'repairs', 'LLM failures']);
+    const totals = lines.filter((l) => cells(l)[0] === 'total').map(cells);
+    expect(totals).toEqual([
+      ['total', 'TSL', '18', '3 (16.7%)', '3 (16.7%)', '0 (0.0%)', '5', '2'],
+      ['total', 'prompt-only', '20', '13 (65.0%)', '5 (25.0%)', '8 (40.0%)', '–', '0'],
+    ]);
+    // The totals come last, after every task row.
+    expect(lines.slice(-2).map((l) => cells(l)[0])).toEqual(['total', 'total']);
+    expect(text).toContain('Rothkopf, Zeng and Santolucito');
   });
 
   it('records games ended by LLM failures instead of judging them', async () => {
@@ -88,7 +138,7 @@ describe('the demo (npm start)', () => {
     expect(text).toMatch(/Please type 1, 2 or q\./);
     // Turn 2 offers the choices in the other order; "1" is then the risky one.
     expect(text).toMatch(/player: Climb the crumbling wall\./);
-    expect(text).toMatch(/You left the story after 2 turn\(s\)/);
+    expect(text).toMatch(/You left the story after 2 turns\./);
   });
 
   it('reports an LLM failure as a failed game (exit 1), a bad model as a config error', async () => {

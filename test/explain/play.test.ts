@@ -42,9 +42,28 @@ describe('tslc play', () => {
     if (e.verdict !== 'unrealizable' || !e.counterstrategy) throw new Error('expected a counterstrategy');
     const group = e.core.coreSpec.signals[0];
     const keep = String(group.updates.findIndex((u) => u === group.selfUpdate) + 1);
-    const outcome = await playAsController(e.core.coreSpec, e.counterstrategy, scripted(Array(20).fill(keep)));
+    const io = scripted(Array(20).fill(keep));
+    const outcome = await playAsController(e.core.coreSpec, e.counterstrategy, io);
     expect(outcome.kind).toBe('loop');
-    if (outcome.kind === 'loop') expect(outcome.pending.map(partLocation)).toContain('adventure.tsl:23');
+    if (outcome.kind !== 'loop') return;
+    expect(outcome.pending.map(partLocation)).toContain('adventure.tsl:23');
+    // strict.tsl:3 (never toCave) is still pending, but keeping the passage never breaks it:
+    // only F inCave is named as never satisfied.
+    expect(outcome.pending.map(partLocation)).toContain('strict.tsl:3');
+    expect(outcome.unsatisfied.map(partLocation)).toEqual(['adventure.tsl:23']);
+    const closing = io.out[io.out.length - 1];
+    expect(closing).toMatch(/adventure\.tsl:23 \(F inCave\(s\)\) would never be satisfied\.$/);
+    expect(closing).not.toContain('strict.tsl');
+  });
+
+  it('as the environment: counts the controller’s states in the singular too', async () => {
+    const spec = await loadSpecs(['specs/forest.tsl']);
+    const r = synthesize(spec, { timeoutMs: 20_000 });
+    if (r.verdict !== 'realizable') throw new Error('expected realizable');
+    const io = scripted([]);
+    await playAsEnvironment(spec, r.controller, io);
+    expect(r.controller.stateCount).toBe(1);
+    expect(io.out[0]).toContain('the controller (1 state) tries to satisfy');
   });
 
   it('as the environment: the controller answers and stops at end of input', async () => {

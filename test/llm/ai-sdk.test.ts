@@ -41,6 +41,17 @@ describe('AI SDK adapter', () => {
     expect(mock.doGenerateCalls[0]).toMatchObject({ maxOutputTokens: 64, stopSequences: ['END'], temperature: 0.9 });
   });
 
+  it('a predicate sends its token limit, and an answer cut at it is marked truncated', async () => {
+    const cut = { ...result('Let me'), finishReason: { unified: 'length' as const, raw: 'length' } };
+    const mock = new MockLanguageModelV3({ doGenerate: cut });
+    const model = fromAiSdk(mock);
+    const completion = await model.complete([{ role: 'user', content: 'q' }], { maxTokens: 16 });
+    expect(completion.truncated).toBe(true);
+    expect((await fromAiSdk(new MockLanguageModelV3({ doGenerate: result('1') })).complete([{ role: 'user', content: 'q' }])).truncated).toBeUndefined();
+    await expect(createLlmSession({ model }).predicate({ name: 'inCave', prompt: 'In a cave?' })()).rejects.toThrow(/cut at the 16-token limit/);
+    expect(mock.doGenerateCalls.at(-1)?.maxOutputTokens).toBe(16);
+  });
+
   it('maps a 429 APICallError to rate-limit, which the session retries', async () => {
     let calls = 0;
     const mock = new MockLanguageModelV3({

@@ -46,9 +46,20 @@ describe('Spot precedence', () => {
     expect(parseFormula('true -> 0')).toBe(fromSyntax({ op: 'false' }));
     expect(parseFormula('"G1" & "a b"')).toBe(and(ap('G1'), ap('a b')));
     expect(parseFormula('Fire')).toBe(F(ap('ire'))); // as Spot: quote it to mean the atom
-    expect(parseFormula('FIRE')).toBe(ap('FIRE'));
+    // Spot: an atom cannot start with F, G or X unless a digit follows, and true/false are caseless.
+    expect(parseFormula('FIRE')).toBe(F(ap('IRE')));
+    expect(parseFormula('F1 & X0a')).toBe(and(ap('F1'), ap('X0a')));
     expect(parseFormula('Fa.b_1')).toBe(F(ap('a.b_1')));
-    expect(parseFormula('TRUE & true')).toBe(ap('TRUE'));
+    expect(parseFormula('TRUE & True & b')).toBe(b);
+    expect(parseFormula('"TRUE" & b')).toBe(and(ap('TRUE'), b));
+    expect(parseFormula('a Ub')).toBe(U(a, b)); // after an operand `Ub` is `U b` …
+    expect(parseFormula('Ub')).toBe(ap('Ub')); // … elsewhere an atom
+    expect(parseFormula('()a & a=0 & b=1')).toBe(and(X(a), not(a), b));
+    expect(parseFormula('a * b + c')).toBe(or(and(a, b), c));
+    expect(parseFormula('a --> b <--> c')).toBe(implies(a, iff(b, c)));
+    expect(parseFormula('¬a ∧ ○b → ◇□c')).toBe(implies(and(not(a), X(b)), F(G(c))));
+    expect(parseFormula('/* a /* nested */ comment */ a')).toBe(a);
+    expect(parseFormula('X[2] a & F[1..2] b & G[1..] c')).toBe(and(X(X(a)), X(or(b, X(b))), X(G(c))));
   });
   it('keeps left-assoc chains flat and xor binary', () => {
     expect(parseLtl('a & b & c')).toEqual({ op: '&', args: [{ op: 'ap', name: 'a' }, { op: 'ap', name: 'b' }, { op: 'ap', name: 'c' }] });
@@ -76,7 +87,17 @@ describe('malformed formulas', () => {
     ['a\n  & # b', 2, 5, "unexpected character '#'"],
     ['a U', 1, 4, 'unexpected end of formula: expected an operand'],
     ['"abc', 1, 1, 'unterminated quoted atom'],
-    ['()', 1, 2, 'empty parentheses'],
+    ['a\n& (b', 2, 5, "expected ')' to close the '(' at line 2, column 3, found end of formula"],
+    ['( )', 1, 3, "unexpected ')': expected an operand"],
+    ['()', 1, 3, 'unexpected end of formula: expected an operand'], // `()` is Spot's X
+    ['/**/ a', 1, 1, 'unclosed comment'], // as in Spot: `/**` opens, `/` is comment text
+    ['"a\\', 1, 3, 'a backslash in a quoted atom must escape a character on the same line'],
+    ['X[255] a', 1, 3, '255 exceeds the largest repetition Spot supports (254)'],
+    ['F[2] a', 1, 1, 'F[n..m] expects two bounds, as in F[2..4] a or F[2..] a'],
+    ['{a;b}', 1, 1, 'PSL/SERE syntax is not supported (tslc reads LTL only)'],
+    ['X[!] a', 1, 3, 'strong next (Ⓧ, X[!]) is not supported (tslc reads infinite-trace LTL)'],
+    ['(a)=0', 1, 4, "'=0' can only follow an atomic proposition"],
+    ['Falsehood', 1, 6, "expected an operator or end of formula, found 'hood'"],
     ['& a', 1, 1, "expected an operand, found '&'"],
     ['G -> a', 1, 3, "expected an operand, found '->'"],
   ];

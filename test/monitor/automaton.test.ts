@@ -29,6 +29,18 @@ describe('automaton monitor (LTL3)', () => {
     expect(m.step(new Set(['a']))).toBe('pending');
   });
 
+  it('fresh() copies share the compiled automata but not their state', () => {
+    const template = new AutomatonMonitor(buildMonitorAutomaton(G(ap('a'))));
+    const [x, y] = [template.fresh(), template.fresh()];
+    expect(x.step(new Set(['a']))).toBe('pending');
+    expect(y.step(new Set())).toBe('violated');
+    expect(y.decidedStep).toBe(0);
+    expect([x.verdict, x.steps, x.decidedStep]).toEqual(['pending', 1, undefined]);
+    expect([template.verdict, template.steps]).toEqual(['pending', 0]);
+    expect(x.step(new Set())).toBe('violated');
+    expect(x.decidedStep).toBe(1);
+  });
+
   it('is complete where progression is not: GF a & FG !a is violated before any event', () => {
     const f = and(G(F(ap('a'))), F(G(not(ap('a')))));
     const m = new AutomatonMonitor(buildMonitorAutomaton(f));

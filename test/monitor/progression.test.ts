@@ -183,6 +183,56 @@ describe('progression monitor against reference semantics', () => {
     expect(m.status()[0].verdict).toBe('pending');
   });
 
+  it('fresh() monitors share memo tables yet behave exactly like new monitors, interleaved on random traces', () => {
+    const r = rng(11);
+    for (let n = 0; n < 30; n++) {
+      const props = [
+        { name: 'p', formula: randomFormula(r, 4, aps) },
+        { name: 'q', formula: randomFormula(r, 3, aps) },
+        { name: 'const', formula: (n % 2 === 0 ? { op: 'false' } : { op: 'true' }) as LtlNode },
+      ];
+      const options = { recovery: n % 3 !== 0, recoverAfter: n % 2 === 0 ? ('violation' as const) : ('verdict' as const), witnessLimit: 3 };
+      const template = new ProgressionMonitor(props, options);
+      const shared = [template.fresh(), template.fresh(), template.fresh()];
+      const alone = shared.map(() => new ProgressionMonitor(props, options));
+      // Steps of the three runs interleave, so each fresh monitor meets rows the others filled.
+      for (let i = 0; i < 40; i++) {
+        const k = Math.floor(r() * 3);
+        const letter = randomLetter(r, aps);
+        expect(shared[k].step(letter, i)).toEqual(alone[k].step(letter, i));
+      }
+      // Formulas print the same up to the order of commutative operands (term ids differ between
+      // a shared store and a new one), so they are compared without their text.
+      const blind = (x: unknown): unknown => JSON.parse(JSON.stringify(x, (key, v: unknown) => (key === 'formula' ? typeof v : v)));
+      shared.forEach((m, k) => {
+        expect(blind(m.status())).toEqual(blind(alone[k].status()));
+        expect(blind(m.finish('ltlf'))).toEqual(blind(alone[k].finish('ltlf')));
+        expect(blind(m.finish('ltl3'))).toEqual(blind(alone[k].finish('ltl3')));
+      });
+      // The template itself was never stepped.
+      expect(template.steps).toBe(0);
+    }
+  });
+
+  it('witnessAfterFirstViolation: false keeps the first violation\'s witness and records nothing after it', () => {
+    const props = [{ name: 'resp', formula: G(bin('->', ap('r'), X(ap('a')))) }];
+    const m = new ProgressionMonitor(props, { recovery: true, witnessAfterFirstViolation: false });
+    const full = new ProgressionMonitor(props, { recovery: true });
+    for (const l of [L('r'), L(), L('r'), L('a'), L('r'), L(), L('r')]) {
+      m.step(l);
+      full.step(l);
+    }
+    const [s, f] = [m.status()[0], full.status()[0]];
+    expect(s.violations).toBe(2);
+    expect(s.violationWitness).toEqual(f.violationWitness);
+    expect(s.violationWitness?.map((w) => w.step)).toEqual([0, 1]);
+    expect(f.witness.length).toBeGreaterThan(0);
+    expect(s.witness).toEqual([]);
+    const restored = ProgressionMonitor.restore(JSON.parse(JSON.stringify(m.snapshot())));
+    restored.step(L('r'));
+    expect(restored.status()[0].witness).toEqual([]);
+  });
+
   it('record labels: missing and false are both false', () => {
     const m = new ProgressionMonitor([{ name: 'g', formula: G(ap('a')) as LtlNode }]);
     m.step({ a: true, b: undefined });

@@ -356,6 +356,11 @@ describe('explain', () => {
       ['inCave summary', false],
     ]);
     expect(why.chosen).toEqual(['[summary <- summarize summary passage]', '[count <- add count 1]', '[passage <- toCave summary]']);
+     // The spec lines the choice serves, with their file (the table records it).
+    expect(why.specLines).toEqual([6]);
+    expect(why.specSites).toEqual(['tiny.tsl:6']);
+    // A stored record that no longer matches the table keeps its bare line numbers.
+    expect(c.explain({ ...record, specLines: [99] }).specSites).toEqual(['line 99']);
   });
 
   it('leaves out a predicate that only steers the next state', async () => {

@@ -73,12 +73,14 @@ export async function run(args: Record<string, unknown>): Promise<number> {
 
 interface Report {
   readonly name: string;
-  readonly status: 'written' | 'unchanged' | 'fresh' | 'stale' | 'unrealizable' | 'unknown';
+  readonly status: 'written' | 'unchanged' | 'fresh' | 'stale' | 'missing' | 'unrealizable' | 'unknown';
   readonly path?: string;
   readonly states?: number;
   readonly seconds: number;
   readonly backend?: string;
   readonly diagram?: string;
+  /** `--check` with `--diagram`: whether the diagram file is up to date. */
+  readonly diagramStatus?: 'fresh' | 'stale' | 'missing';
 }
 
 /**
@@ -164,17 +166,15 @@ async function compileAll(options: Options): Promise<number> {
       ...(diagram ? { diagram: relative(process.cwd(), diagram.path) || diagram.path } : {}),
     };
     if (options.check) {
-      const diagramFresh = !diagram || (existsSync(diagram.path) && readFileSync(diagram.path, 'utf8') === diagram.text);
-      if (diagram && !diagramFresh) {
-        process.stderr.write(`${base.diagram}: error: ${existsSync(diagram.path) ? 'stale' : 'missing'} diagram\n`);
-        exit = Math.max(exit, ExitCode.failure);
-      }
-      const fresh = existing === outcome.source;
-      if (!fresh) {
-        process.stderr.write(`${shown}: error: ${existing === undefined ? 'missing' : 'stale'}; run \`tslc compile ${unit.files.join(' ')}${unit.name ? ` --as ${unit.name}` : ''} -o ${options.outDir}\`\n`);
-        exit = Math.max(exit, ExitCode.failure);
-      }
-      reports.push({ ...base, status: fresh ? 'fresh' : 'stale' });
+      // A module or diagram that is not up to date is reported once, on stderr, with the fix;
+      // stdout lists only what is fresh (the JSON report lists everything).
+      const fix = `run \`tslc compile ${unit.files.join(' ')}${unit.name ? ` --as ${unit.name}` : ''}${options.diagram ? ` --diagram ${options.diagram}` : ''} -o ${options.outDir}\``;
+      const status = existing === undefined ? 'missing' : existing === outcome.source ? 'fresh' : 'stale';
+      const diagramStatus = !diagram ? undefined : !existsSync(diagram.path) ? 'missing' : readFileSync(diagram.path, 'utf8') === diagram.text ? 'fresh' : 'stale';
+      if (status !== 'fresh') process.stderr.write(`${shown}: error: ${status} module; ${fix}\n`);
+      if (diagramStatus !== undefined && diagramStatus !== 'fresh') process.stderr.write(`${base.diagram}: error: ${diagramStatus} diagram; ${fix}\n`);
+      if (status !== 'fresh' || (diagramStatus !== undefined && diagramStatus !== 'fresh')) exit = Math.max(exit, ExitCode.failure);
+      reports.push({ ...base, status, ...(diagramStatus ? { diagramStatus } : {}) });
       continue;
     }
     if (existing !== outcome.source) {
@@ -187,7 +187,7 @@ async function compileAll(options: Options): Promise<number> {
   if (options.json) process.stdout.write(JSON.stringify({ modules: reports }) + '\n');
   else
     for (const r of reports)
-      if (r.path)
+      if (r.path && r.status !== 'stale' && r.status !== 'missing' && (r.diagramStatus ?? 'fresh') === 'fresh')
         process.stdout.write(
           `${r.path}: ${r.status} (${r.states} state${r.states === 1 ? '' : 's'}, ${r.seconds.toFixed(2)} s${r.backend ? `, ${r.backend}` : ''})${r.diagram ? ` + ${r.diagram}` : ''}\n`,
         );

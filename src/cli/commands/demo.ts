@@ -3,6 +3,7 @@
  * choose-your-own-adventure game on the simulated model (or `TSLC_MODEL`). The agent lives in
  * examples/cyoa/; it is imported only when this command runs, so other commands stay light.
  */
+import { maxTokensFromEnv } from '../../../runtime/llm/max-tokens.js';
 import { UserError } from '../../diagnostics/diagnostic.js';
 import { ExitCode } from '../exit-codes.js';
 
@@ -12,6 +13,15 @@ function positiveInt(value: unknown, flag: string, min: number): number {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < min) throw new UserError({ severity: 'error', message: `${flag} expects an integer ≥ ${min}`, code: 'usage' });
   return n;
+}
+
+/** `TSLC_MAX_TOKENS`, a bad value being a usage error like a bad flag. */
+function envMaxTokens(): ReturnType<typeof maxTokensFromEnv> {
+  try {
+    return maxTokensFromEnv(process.env);
+  } catch (err) {
+    throw new UserError({ severity: 'error', message: (err as Error).message, code: 'usage' });
+  }
 }
 
 export async function run(args: Record<string, unknown>): Promise<number> {
@@ -26,6 +36,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     interactive: Boolean(args.interactive),
     skipCompile: args.compile === false,
     model: typeof args.model === 'string' && args.model !== '' ? args.model : process.env.TSLC_MODEL?.trim() || undefined,
+    maxTokens: envMaxTokens(),
   };
   const { runDemo, DemoConfigError } = await import('../../../examples/cyoa/demo.js');
   try {

@@ -7,6 +7,9 @@ import type { CommandSpec } from '../command.js';
 import { declareOptions } from '../fast-args.js';
 import { CHECK_OPTIONS, IMPORT_ROOT_HELP, SYNTHESIZER_HELP, SYNTHESIZERS, TOOL_TIMEOUT_HELP } from './check-options.js';
 
+/** `tslc synth --format` choices; the command's description names each one. */
+export const SYNTH_FORMATS = ['hoa', 'dot', 'mermaid', 'json'];
+
 export const commands: readonly CommandSpec[] = [
   {
     command: 'check [files..]',
@@ -17,11 +20,11 @@ export const commands: readonly CommandSpec[] = [
   },
   {
     command: 'synth [file]',
-    describe: 'Synthesize a verified controller and print it (HOA with controllable-AP, DOT or JSON)',
+    describe: 'Synthesize a verified controller and print it (HOA with controllable-AP, DOT, Mermaid or JSON)',
     builder: (y) =>
       y
         .positional('file', { type: 'string', describe: 'spec file (.tsl, .tlsf)' })
-        .option('format', { choices: ['hoa', 'dot', 'mermaid', 'json'], default: 'hoa', describe: 'output format' })
+        .option('format', { choices: SYNTH_FORMATS, default: 'hoa', describe: 'output format: HOA (for Spot and other automata tools), DOT (Graphviz), Mermaid (Markdown diagrams) or JSON' })
         .option('output', { alias: 'o', type: 'string', describe: 'write to this file instead of stdout' })
         .option('ltl', { type: 'string', describe: 'a Spot-syntax LTL formula instead of a file' })
         .option('ins', { type: 'string', array: true, describe: 'input propositions for --ltl' })
@@ -114,7 +117,11 @@ export const commands: readonly CommandSpec[] = [
         .option('semantics', { choices: ['ltl3', 'ltlf'], default: 'ltl3', describe: 'end of log: LTL3 (pending stays pending) or LTLf' })
         .option('columns', { type: 'string', describe: 'CSV: comma-separated column names replacing the header row' })
         .option('format', { choices: ['jsonl', 'csv'], describe: 'log format (default: from the file extension)' })
-        .option('missing', { choices: ['false', 'error'], describe: 'a proposition whose field is missing: false, or a malformed line' })
+        .option('missing', {
+          choices: ['check', 'false', 'error'],
+          describe: 'fields the rules read: check (default: a missing/duplicate CSV column or a JSONL field absent from a whole run is an error), false (read as false), error (check, and each event lacking one is malformed)',
+        })
+        .option('max-open-runs', { type: 'number', describe: 'at most this many runs open at once (default: sized to stay under ~1 GB, 192307 for 2 properties); past it the run idle longest is closed early, and reported so' })
         .option('recovery', { type: 'boolean', default: true, describe: 'restart a property after a violation and count violations (TRAC_R)' })
         .option('strict', { type: 'boolean', default: false, describe: 'stop at the first malformed line (exit 2)' })
         .option('complete', { type: 'boolean', default: false, describe: 'LTL3: settle what progression leaves pending with automaton monitors' })
@@ -199,7 +206,7 @@ export const commands: readonly CommandSpec[] = [
     describe: 'Compile and check specs/, then play a short choose-your-own-adventure game (simulated model unless TSLC_MODEL is set)',
     builder: (y) =>
       y
-        .option('task', { choices: ['adventure', 'forest', 'choices', 'all'], default: 'forest', describe: 'which Table 1 task to play' })
+        .option('task', { choices: ['adventure', 'forest', 'choices', 'all'], default: 'forest', describe: 'which adventure task to play: adventure, forest (adventure+forest), choices (adventure+choices) or all' })
         .option('steps', { type: 'number', default: 8, describe: 'turns to play' })
         .option('seed', { type: 'number', default: 1, describe: 'seed of the simulated model and player' })
         .option('repair', { type: 'number', default: 2, describe: 'point-in-time repair: regenerations per passage (0 = off)' })

@@ -42,7 +42,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
       `step ${e.step} (state ${e.state}): chose ${e.chosen.length > 0 ? e.chosen.join(', ') : 'to keep every signal'}\n` +
         (e.decisive.length > 0 ? `  because ${e.decisive.map(say).join(' and ')}\n` : '  no predicate answer could have changed this choice\n') +
         (e.incidental.length > 0 ? `  (also asked, did not matter: ${e.incidental.map(say).join(', ')})\n` : '') +
-        (e.specLines.length > 0 ? `  serving spec lines ${e.specLines.join(', ')}\n` : ''),
+        (e.specSites.length > 0 ? `  serving ${e.specSites.join(', ')}\n` : ''),
     );
     if (args.effect === undefined) return ExitCode.ok;
   }
