@@ -100,12 +100,17 @@ const PREFIX: ReadonlyMap<string, { readonly op: PrefixOp; readonly level: numbe
 ] as const);
 
 const PAST_TIME = new Set(['Y', 'H', 'O', 'S', 'T']);
+const PAST_TIME_PREFIX = new Set(['Y', 'H', 'O']);
 
-/** Words that can never name a signal, parameter or definition. */
+/**
+ * Words that can never name a signal, parameter or definition. The binary temporal operators
+ * `U W R S T` are not among them: syfco reads them as names wherever an operand is expected (a
+ * signal may be called `R`), as tslc does.
+ */
 export const RESERVED = new Set([
   'NOT', 'AND', 'OR', 'IMPLIES', 'EQUIV', 'true', 'false', 'PLUS', 'MINUS', 'MUL', 'DIV', 'MOD', 'SIZE', 'MIN',
-  'MAX', '_', 'SETMINUS', 'CAP', 'CUP', 'otherwise', 'W', 'U', 'R', 'X', 'G', 'F', 'SUM', 'PROD', 'IN', 'SIZEOF',
-  'Y', 'H', 'O', 'S', 'T', 'EQ', 'NEQ', 'LE', 'GE', 'LEQ', 'GEQ', 'ELEM',
+  'MAX', '_', 'SETMINUS', 'CAP', 'CUP', 'otherwise', 'X', 'G', 'F', 'SUM', 'PROD', 'IN', 'SIZEOF',
+  'Y', 'H', 'O', 'EQ', 'NEQ', 'LE', 'GE', 'LEQ', 'GEQ', 'ELEM',
 ]);
 
 type Pending =
@@ -250,7 +255,7 @@ class ExpressionParser {
       ctx.operands.push({ kind: 'otherwise', start: t.offset, end: t.end });
       return false;
     }
-    if (PAST_TIME.has(word)) this.fail(`past-time operator '${word}' is not supported by tslc`, t);
+    if (PAST_TIME_PREFIX.has(word)) this.fail(`past-time operator '${word}' is not supported by tslc`, t);
     if (RESERVED.has(word)) this.fail(`expected an operand, found the operator '${word}'`, t);
     c.next();
     const after = c.peek();

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/diagnostics/diagnostic.js';
 import { specFormula } from '../../src/game/spec.js';
-import { and, ap, F, type Formula, G, iff, implies, not, or, TRUE, X } from '../../src/ltl/formula.js';
+import { and, ap, F, type Formula, G, iff, implies, not, or, TRUE, U as until, X } from '../../src/ltl/formula.js';
 import { synthesizeController } from '../../src/synthesis/index.js';
 import { loadTlsfGame, parseTlsf } from '../../src/tlsf/index.js';
 import { verifyController } from '../../src/verify/index.js';
@@ -187,5 +187,12 @@ describe('strings and enums', () => {
   it('refuses a pattern that two codes cover', () => {
     const text = spec('INPUTS { e x; } OUTPUTS { c; } GUARANTEES { x == p; }', 'DEFINITIONS { enum e = p: 0* q: 01; }');
     expect(userError(text)).toBe("in enum 'e', the pattern 01 has two codes (p: 0* and q: 01)");
+  });
+});
+
+describe('names syfco accepts', () => {
+  it('lets the binary operators U W R S T name signals and definitions, read as operators only between operands', () => {
+    const text = spec('INPUTS { U; R; } OUTPUTS { W; } GUARANTEES { U U R; G (R -> W); S; }', 'DEFINITIONS { T = 1; S = T == 1 -> W; }');
+    expect(guarantees(text)).toEqual([until(ap('U'), ap('R')), G(implies(ap('R'), ap('W'))), ap('W')]);
   });
 });
