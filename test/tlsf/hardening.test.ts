@@ -72,6 +72,20 @@ describe('the deadline bounds the front end', () => {
     // The expansion alone needs minutes; a generous bound keeps the test robust on a busy machine.
     expect(seconds).toBeLessThan(30);
   }, 120_000);
+  it('check --compose --timeout 2 gives up on the composed spec too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tslc-deadline-'));
+    const slow = join(dir, 'slow.tlsf');
+    const small = join(dir, 'small.tlsf');
+    writeFileSync(slow, SLOW);
+    writeFileSync(small, `${HEAD}MAIN { INPUTS { b; } OUTPUTS { h; } GUARANTEE { G (b -> h); } }`);
+    const started = performance.now();
+    const r = await runTslc('check', slow, small, '--compose', '--timeout', '2', '--no-explain');
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain(`${slow}: unknown (timeout)`);
+    expect(r.stdout).toContain(`${small}: realizable`);
+    expect(r.stdout).toContain(`${slow} + ${small}: unknown (timeout)`);
+    expect((performance.now() - started) / 1000).toBeLessThan(40);
+  }, 120_000);
   it('synth --timeout 2 gives up the same way', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tslc-deadline-'));
     const file = join(dir, 'slow.tlsf');
