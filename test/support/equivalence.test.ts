@@ -10,7 +10,8 @@ import { evaluateOnLasso, type Lasso as SrcLasso } from '../../src/automata/lass
 import { translateLtlSymbolic } from '../../src/automata/translate.js';
 import { exactlyOne } from '../../src/game/spec.js';
 import * as ltl from '../../src/ltl/formula.js';
-import { acceptingLasso, compareFormulas, type CompareResult, formatFailure, formulaFromTree, matchingParts } from './equivalence.js';
+import { acceptingLasso } from './accepting-lasso.js';
+import { compareFormulas, type CompareResult, formatFailure, formulaFromTree, matchingParts } from './equivalence.js';
 import { evaluateLasso, type Lasso, randomLassoBatches, unpackLane } from './lasso-eval.js';
 import { isBinary, LtlTree, Op, type OpCode, parseSyfcoLtl, printTree, treeFromFormula } from './ltl-tree.js';
 

@@ -9,10 +9,11 @@
  */
 import { BddManager } from '../../src/automata/bdd.js';
 import { TimeoutError } from '../../src/automata/deadline.js';
-import { stronglyConnectedComponents } from '../../src/automata/scc.js';
-import { type SymbolicEdge, type SymbolicTgba, translateLtlSymbolic } from '../../src/automata/translate.js';
+import { translateLtlSymbolic } from '../../src/automata/translate.js';
 import * as ltl from '../../src/ltl/formula.js';
-import { evaluateBatch, evaluateLasso, formatLasso, type Lasso, type Letter, randomLassoBatches, unpackLane } from './lasso-eval.js';
+import { acceptingLasso, mergeLassos } from './accepting-lasso.js';
+import { atomGroups, differenceProduct, type ProductGroup } from './difference-product.js';
+import { evaluateBatch, evaluateLasso, formatLasso, type Lasso, randomLassoBatches, unpackLane } from './lasso-eval.js';
 import { isBinary, LtlTree, Op, printTree, treeFromFormula } from './ltl-tree.js';
 
 /** Either our hash-consed formula or a reference tool's tree. */
@@ -90,32 +91,38 @@ export function compareFormulas(a: FormulaInput, b: FormulaInput, options: Compa
   const fa = a instanceof LtlTree ? formulaFromTree(a) : a;
   const fb = b instanceof LtlTree ? formulaFromTree(b) : b;
   const deadline = performance.now() + (options.timeoutMs ?? 2000);
+  const judge: ProductJudge = { deadline, simplify: options.simplify ?? false, cache: new Map() };
   const undecidedAfterWords = (reason: CompareResult['undecided']): CompareResult => ({ verdict: 'agree-on-words', method: 'random-words', wordsChecked, undecided: reason });
 
   // Parts first: most differences between a front end and its reference are local (one
   // conjunct written another way), and a small product is decided where the whole spec's is not.
-  let partsDiffer = false;
   const parts = matchingParts(fa, fb);
+  const proven: [ltl.Formula, ltl.Formula][] = [];
+  let partsDiffer = false;
+  let undecided: CompareResult['undecided'];
   for (const [x, y] of parts) {
-    const r = productsEmpty(x, y, deadline, options);
-    if (r === 'empty') continue;
-    if (typeof r === 'string') return undecidedAfterWords(r);
-    // The part's lasso is no witness for the whole, but the evaluator must still agree with it.
-    confirm(treeFromFormula(r.left), treeFromFormula(r.right), r.lasso, 'a part');
-    partsDiffer = true;
-    break;
+    const r = productsEmpty(x, y, judge);
+    if (r === 'empty') proven.push([x, y]);
+    else if (typeof r === 'string') undecided ??= r;
+    else {
+      // The part's lasso is no witness for the whole, but the evaluator must still agree with it.
+      confirm(treeFromFormula(r.left), treeFromFormula(r.right), r.lasso, 'a part');
+      partsDiffer = true;
+    }
   }
-  if (!partsDiffer) return { verdict: 'equivalent', method: 'emptiness', wordsChecked, parts: parts.length };
+  if (!partsDiffer) return undecided ? undecidedAfterWords(undecided) : { verdict: 'equivalent', method: 'emptiness', wordsChecked, parts: parts.length };
+  // In b, the parts proven equivalent are now written as in a, so the products below cancel them.
+  const fbAligned = substituteParts(fb, proven);
 
   // A part differs, which the context may still mask: decide the whole, and let the evaluator
   // confirm the lasso the product yields.
   for (const [left, right, leftTree, rightTree, aSide] of [
-    [fa, fb, ta, tb, true],
-    [fb, fa, tb, ta, false],
+    [fa, fbAligned, ta, tb, true],
+    [fbAligned, fa, tb, ta, false],
   ] as const) {
     let lasso: Lasso | null;
     try {
-      lasso = productLasso(left, right, deadline, options);
+      lasso = differenceLasso(left, right, judge);
     } catch (err) {
       const reason = undecidedReason(err);
       if (reason) return undecidedAfterWords(reason);
@@ -139,9 +146,59 @@ function confirm(left: LtlTree, right: LtlTree, lasso: Lasso, what: string): voi
   }
 }
 
-/** An accepting lasso of x ∧ ¬y by our translator, or null when that product is empty. */
-function productLasso(x: ltl.Formula, y: ltl.Formula, deadline: number, options: CompareOptions): Lasso | null {
-  return acceptingLasso(translateLtlSymbolic(ltl.and(x, ltl.not(y)), new BddManager(), { deadline, simplify: options.simplify ?? false }));
+/** What the product checks of one comparison share: the deadline, and groups already decided. */
+interface ProductJudge {
+  readonly deadline: number;
+  readonly simplify: boolean;
+  /** A group's accepting lasso, or null when it is empty (groups recur across parts and sides). */
+  readonly cache: Map<ltl.Formula, Lasso | null>;
+}
+
+/**
+ * An accepting lasso of x ∧ ¬y, or null when it is empty, by our translator on the groups of
+ * `differenceProduct` (empty as soon as one group is; otherwise their lassos merged).
+ */
+function differenceLasso(x: ltl.Formula, y: ltl.Formula, judge: ProductJudge): Lasso | null {
+  const product = differenceProduct(x, y);
+  if (product.empty) return null;
+  const lassos: Lasso[] = [];
+  for (const group of product.groups) {
+    const key = ltl.and(...group.conjuncts);
+    let w = judge.cache.get(key);
+    if (w === undefined) judge.cache.set(key, (w = groupLasso(group, judge)));
+    if (w === null) return null;
+    lassos.push(w);
+  }
+  const merged = mergeLassos(lassos);
+  if (merged === null) throw new TimeoutError('size');
+  return merged;
+}
+
+/**
+ * A lasso of a group's conjunction, or null when it is empty, found lazily: translate only some
+ * conjuncts (the group's seeds first), and when their lasso violates others (by the evaluator) add
+ * those and retry. An empty subset proves the whole group empty; a lasso of the subset that
+ * satisfies every conjunct is a lasso of the group. Spec-sized groups are often decided with a
+ * few of their conjuncts where the product of all of them is out of reach.
+ */
+function groupLasso(group: ProductGroup, judge: ProductJudge): Lasso | null {
+  const trees = new Map<ltl.Formula, LtlTree>();
+  const treeOf = (f: ltl.Formula) => {
+    let t = trees.get(f);
+    if (!t) trees.set(f, (t = treeFromFormula(f)));
+    return t;
+  };
+  const chosen = new Set<ltl.Formula>(group.seeds.length > 0 ? group.seeds : group.conjuncts.slice(0, 1));
+  for (;;) {
+    const w = acceptingLasso(translateLtlSymbolic(ltl.and(...chosen), new BddManager(), { deadline: judge.deadline, simplify: judge.simplify }));
+    if (w === null) return null;
+    const violated = group.conjuncts.filter((c) => !chosen.has(c) && !evaluateLasso(treeOf(c), w));
+    if (violated.length === 0) return w;
+    // The smallest two at a time keeps the translated subset small (all at once is the full
+    // product, the thing this avoids).
+    violated.sort((p, q) => ltl.size(p) - ltl.size(q));
+    for (const c of violated.slice(0, 2)) chosen.add(c);
+  }
 }
 
 function undecidedReason(err: unknown): CompareResult['undecided'] | undefined {
@@ -154,13 +211,12 @@ function undecidedReason(err: unknown): CompareResult['undecided'] | undefined {
 function productsEmpty(
   x: ltl.Formula,
   y: ltl.Formula,
-  deadline: number,
-  options: CompareOptions,
+  judge: ProductJudge,
 ): 'empty' | { left: ltl.Formula; right: ltl.Formula; lasso: Lasso } | NonNullable<CompareResult['undecided']> {
   try {
-    const xy = productLasso(x, y, deadline, options);
+    const xy = differenceLasso(x, y, judge);
     if (xy) return { left: x, right: y, lasso: xy };
-    const yx = productLasso(y, x, deadline, options);
+    const yx = differenceLasso(y, x, judge);
     return yx ? { left: y, right: x, lasso: yx } : 'empty';
   } catch (err) {
     const reason = undecidedReason(err);
@@ -186,7 +242,7 @@ export function matchingParts(a: ltl.Formula, b: ltl.Formula): [ltl.Formula, ltl
     const cx = ltl.conjuncts(x);
     const cy = ltl.conjuncts(y);
     if (cx.length > 1 || cy.length > 1) {
-      const groups = groupByAtoms(cx, cy);
+      const groups = pairConjuncts(cx, cy);
       const progress = groups.length > 1 || groups[0]?.[0] !== x || groups[0]?.[1] !== y;
       if (progress) {
         work.push(...groups);
@@ -215,41 +271,65 @@ export function matchingParts(a: ltl.Formula, b: ltl.Formula): [ltl.Formula, ltl
   return out;
 }
 
-/** Conjuncts not shared by both sides, as one conjunction pair per group of connected atoms. */
-function groupByAtoms(cx: readonly ltl.Formula[], cy: readonly ltl.Formula[]): [ltl.Formula, ltl.Formula][] {
+/**
+ * `f` with each part `y` of a proven pair [x, y] replaced by its equivalent `x` (sound: a
+ * congruence), whether y is a node of f or its conjuncts all occur in one conjunction of f.
+ */
+export function substituteParts(f: ltl.Formula, pairs: readonly (readonly [ltl.Formula, ltl.Formula])[]): ltl.Formula {
+  if (pairs.length === 0) return f;
+  const whole = new Map<ltl.Formula, ltl.Formula>(pairs.map(([x, y]) => [y, x]));
+  // By conjuncts too: `matchingParts` splits `G(p ∧ q)` into `G p ∧ G q`, which are not nodes of f.
+  const groups = pairs.map(([x, y]) => ({ x, ys: ltl.conjuncts(y) })).filter((g) => g.ys.length > 0);
+  return ltl.mapFormula(f, (node, rebuilt) => {
+    const hit = whole.get(node) ?? whole.get(rebuilt);
+    if (hit) return hit;
+    if (groups.length === 0 || (rebuilt.kind !== 'and' && rebuilt.kind !== 'G')) return rebuilt;
+    let cs = ltl.conjuncts(rebuilt);
+    let changed = false;
+    for (const g of groups) {
+      const set = new Set(cs);
+      if (!g.ys.every((y) => set.has(y))) continue;
+      const drop = new Set(g.ys);
+      cs = [...cs.filter((c) => !drop.has(c)), g.x];
+      changed = true;
+    }
+    return changed ? ltl.and(...cs) : rebuilt;
+  });
+}
+
+/**
+ * The conjuncts not shared by both sides, paired: a conjunct alone of its operator on each side
+ * (typically the `A → G` of a spec) with its counterpart, the rest as one conjunction pair per
+ * group of connected atoms (conjunctions over disjoint atoms are equivalent when their groups
+ * are). Each pairing is only a sufficient condition; a pair that differs sends the caller to the
+ * whole formulas.
+ */
+function pairConjuncts(cx: readonly ltl.Formula[], cy: readonly ltl.Formula[]): [ltl.Formula, ltl.Formula][] {
   const inX = new Set(cx);
   const inY = new Set(cy);
   const onlyX = cx.filter((f) => !inY.has(f));
   const onlyY = cy.filter((f) => !inX.has(f));
-  const parent = new Map<string, string>();
-  const find = (k: string): string => {
-    let r = k;
-    while (parent.get(r) !== r) r = parent.get(r)!;
-    for (let c = k; c !== r; ) {
-      const n = parent.get(c)!;
-      parent.set(c, r);
-      c = n;
-    }
-    return r;
+  const kinds = (fs: readonly ltl.Formula[]) => {
+    const m = new Map<string, ltl.Formula[]>();
+    for (const f of fs) m.set(f.kind, [...(m.get(f.kind) ?? []), f]);
+    return m;
   };
-  const atomsOf = new Map<ltl.Formula, string[]>();
-  for (const f of [...onlyX, ...onlyY]) {
-    const names = [...ltl.atoms(f)];
-    atomsOf.set(f, names);
-    for (const n of names) if (!parent.has(n)) parent.set(n, n);
-    for (const n of names.slice(1)) parent.set(find(n), find(names[0]));
+  const [kx, ky] = [kinds(onlyX), kinds(onlyY)];
+  const out: [ltl.Formula, ltl.Formula][] = [];
+  const paired = new Set<ltl.Formula>();
+  for (const [kind, xs] of kx) {
+    const ys = ky.get(kind);
+    if (kind === 'ap' || kind === 'not' || xs.length !== 1 || ys?.length !== 1) continue;
+    out.push([xs[0], ys[0]]);
+    paired.add(xs[0]).add(ys[0]);
   }
-  const groups = new Map<string, [ltl.Formula[], ltl.Formula[]]>();
-  const add = (f: ltl.Formula, side: 0 | 1) => {
-    const names = atomsOf.get(f)!;
-    const key = names.length === 0 ? '' : find(names[0]);
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = [[], []]));
-    g[side].push(f);
-  };
-  for (const f of onlyX) add(f, 0);
-  for (const f of onlyY) add(f, 1);
-  return [...groups.values()].map(([xs, ys]) => [ltl.and(...xs), ltl.and(...ys)]);
+  const restX = onlyX.filter((f) => !paired.has(f));
+  const restY = onlyY.filter((f) => !paired.has(f));
+  const sideX = new Set(restX);
+  for (const group of atomGroups([...restX, ...restY])) {
+    out.push([ltl.and(...group.filter((f) => sideX.has(f))), ltl.and(...group.filter((f) => !sideX.has(f)))]);
+  }
+  return out;
 }
 
 /** Our formula for a tree, built with src/ltl's constructors (only their always-sound folds). */
@@ -313,74 +393,6 @@ export function formulaFromTree(tree: LtlTree): ltl.Formula {
     }
   }
   return out[tree.root];
-}
-
-/**
- * An accepting lasso of the automaton, or null when its language is empty: a path from an
- * initial state into a reachable SCC whose internal edges carry every acceptance set, then a
- * cycle through that SCC taking an edge of each set.
- */
-export function acceptingLasso(aut: SymbolicTgba): Lasso | null {
-  const { comp, count } = stronglyConnectedComponents(aut.stateCount, aut.initial, (s) => aut.edges[s].map((e) => e.to));
-  const marks: Set<number>[] = Array.from({ length: count }, () => new Set());
-  const internal = new Uint8Array(count);
-  for (let s = 0; s < aut.stateCount; s++) {
-    if (comp[s] < 0) continue;
-    for (const e of aut.edges[s]) {
-      if (comp[e.to] !== comp[s]) continue;
-      internal[comp[s]] = 1;
-      for (const m of e.marks) marks[comp[s]].add(m);
-    }
-  }
-  let target = -1;
-  for (let c = 0; c < count && target < 0; c++) if (internal[c] && marks[c].size === aut.accSets) target = c;
-  if (target < 0) return null;
-
-  const letter = (e: SymbolicEdge): Letter => {
-    const assignment = aut.bdd.satisfyingAssignment(e.guard);
-    if (!assignment) throw new Error('acceptingLasso: an edge with an unsatisfiable guard');
-    return [...assignment].filter(([, v]) => v).map(([k]) => k).sort();
-  };
-  // Breadth-first from `from` to the first edge `goal` accepts, moving only inside `within`
-  // (or anywhere, -1): the edges of the path, that edge last.
-  const pathTo = (from: readonly number[], within: number, goal: (s: number, e: SymbolicEdge) => boolean): SymbolicEdge[] => {
-    const parent = new Map<number, { s: number; e: SymbolicEdge } | null>(from.map((s) => [s, null]));
-    const queue = [...from];
-    for (let q = 0; q < queue.length; q++) {
-      const s = queue[q];
-      for (const e of aut.edges[s]) {
-        if (within >= 0 && comp[e.to] !== within) continue;
-        if (goal(s, e)) {
-          const path = [e];
-          for (let p = parent.get(s); p; p = parent.get(p.s)) path.push(p.e);
-          return path.reverse();
-        }
-        if (!parent.has(e.to)) {
-          parent.set(e.to, { s, e });
-          queue.push(e.to);
-        }
-      }
-    }
-    throw new Error('acceptingLasso: no path where the SCC analysis promised one');
-  };
-
-  const starts = [...new Set(aut.initial)];
-  const entryInitial = starts.find((s) => comp[s] === target);
-  const prefix = entryInitial !== undefined ? [] : pathTo(starts, -1, (_, e) => comp[e.to] === target);
-  const entry = entryInitial ?? prefix[prefix.length - 1].to;
-  const cycle: SymbolicEdge[] = [];
-  const covered = new Set<number>();
-  let at = entry;
-  for (let m = 0; m < aut.accSets; m++) {
-    if (covered.has(m)) continue;
-    for (const e of pathTo([at], target, (_, e) => e.marks.includes(m))) {
-      cycle.push(e);
-      for (const k of e.marks) covered.add(k);
-      at = e.to;
-    }
-  }
-  if (cycle.length === 0 || at !== entry) cycle.push(...pathTo([at], target, (_, e) => e.to === entry));
-  return { prefix: prefix.map(letter), cycle: cycle.map(letter) };
 }
 
 /** A short one-line form of a formula for messages. */
