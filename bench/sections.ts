@@ -6,6 +6,7 @@
  * below (one line).
  */
 import { corpusSection } from './corpus.js';
+import { mcpShieldSection } from './mcp-shield.js';
 import { monitorSection } from './monitor.js';
 import { runtimeSection } from './runtime.js';
 
@@ -23,4 +24,4 @@ export interface BenchSection {
   run(ctx: BenchContext): Promise<string>;
 }
 
-export const sections: readonly BenchSection[] = [corpusSection, monitorSection, runtimeSection];
+export const sections: readonly BenchSection[] = [corpusSection, monitorSection, runtimeSection, mcpShieldSection];

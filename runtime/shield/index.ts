@@ -24,6 +24,7 @@ export {
   type ShieldRunResult,
   type ToolCall,
 } from './shield.js';
+export { ShieldSnapshotError, restoreShield, shieldFingerprint, snapshotShield, type ShieldSnapshot } from './snapshot.js';
 export { shieldPrepareStep, shieldTools, type BlockedToolResult, type ExecutableTool, type ShieldToolsOptions } from './ai-sdk.js';
 export {
   PatternError,

@@ -153,6 +153,12 @@ export class Shield {
   private readonly tail: TailEntry[] = [];
   private readonly pairs = new Map<string, LtlfDfa>();
 
+  /**
+   * Every proposition the rules mention (and `call:<tool>` for every known tool), sorted: what a
+   * log of this shield's events must state at every step, true or false, to be audited by the rules.
+   */
+  readonly propositions: readonly string[];
+
   constructor(rules: readonly RuleInput[], options: ShieldOptions = {}) {
     this.rules = resolveRules(rules);
     const store = new TermStore();
@@ -163,6 +169,7 @@ export class Shield {
     for (const p of props) if (p.startsWith(CALL_PREFIX)) tools.add(p.slice(CALL_PREFIX.length));
     this.tools = [...tools];
     for (const t of tools) props.add(CALL_PREFIX + t);
+    this.propositions = [...props].sort();
     const alphabet = options.alphabet ?? [new Set<string>(), ...[...props].sort().map((p) => new Set([p]))];
     this.perRule = terms.map((t) => new LtlfDfa(t, { store, alphabet }));
     this.all = new LtlfDfa(store.and(terms), { store, alphabet });

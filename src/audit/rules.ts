@@ -2,7 +2,8 @@
  * Rule files for `tslc audit`: which properties to check and how to label events.
  *
  * Text form (`rules.ltl`): one property per line, `name: formula` in Spot syntax (the name is
- * optional); `#` and `//` start comments; an indented line continues the previous formula.
+ * optional) or an English pattern sentence (runtime/shield/patterns.ts); `#` and `//` start
+ * comments; an indented line continues the previous formula.
  * JSON form (`*.json`): `{ "properties": [{ "name", "formula", "description"? }] | { name: formula },
  * "labels"?: {...}, "missing"?, "columns"?, "groupBy"? }` — a formula may be Spot text or `LtlNode`.
  */
@@ -12,6 +13,7 @@ import type { LabelRules } from '../../runtime/monitor/label.js';
 import type { PropertySpec } from '../../runtime/monitor/progression.js';
 import { type Diagnostic, UserError, error } from '../diagnostics/diagnostic.js';
 import type { AuditMissingPolicy } from './fields.js';
+import { englishToLtl } from '../../runtime/shield/patterns.js';
 
 export interface AuditRule extends PropertySpec {
   readonly description?: string;
@@ -35,7 +37,7 @@ const NAME = /^\s*([A-Za-z_][\w.-]*)\s*:(?!=)\s*/;
 
 export function parseRuleText(text: string, file: string): RuleSet {
   const lines = text.split(/\r?\n/);
-  const entries: { name?: string; body: string; line: number; col: number; pieces: { line: number; offset: number }[] }[] = [];
+  const entries: { name?: string; glued: boolean; whole: string; body: string; line: number; col: number; pieces: { line: number; offset: number }[] }[] = [];
   lines.forEach((raw, i) => {
     const stripped = stripComment(raw);
     if (stripped.trim() === '') return;
@@ -43,35 +45,55 @@ export function parseRuleText(text: string, file: string): RuleSet {
     if (/^\s/.test(raw) && last) {
       last.pieces.push({ line: i + 1, offset: last.body.length + 1 });
       last.body += '\n' + stripped;
+      last.whole += '\n' + stripped;
       return;
     }
     const m = NAME.exec(stripped);
     const body = m ? stripped.slice(m[0].length) : stripped;
     const col = (m ? m[0].length : 0) + 1;
-    entries.push({ name: m?.[1], body, line: i + 1, col, pieces: [{ line: i + 1, offset: 0 }] });
+    // `call:refund only after …` starts like a name; for English a name needs a space after its colon.
+    const glued = m !== null && !/\s$/.test(m[0]);
+    entries.push({ name: m?.[1], glued, whole: stripped, body, line: i + 1, col, pieces: [{ line: i + 1, offset: 0 }] });
   });
   const diagnostics: Diagnostic[] = [];
   const properties: AuditRule[] = [];
   const names = new Set<string>();
   entries.forEach((e, k) => {
-    const name = e.name ?? `rule${k + 1}`;
-    if (names.has(name)) diagnostics.push(error(`duplicate property name '${name}'`, { file, line: e.line, col: 1, length: name.length }, 'duplicate'));
-    names.add(name);
+    let property: AuditRule;
     try {
-      properties.push({ name, formula: parseLtl(e.body) });
+      property = { name: e.name ?? `rule${k + 1}`, formula: parseLtl(e.body) };
     } catch (err) {
       if (!(err instanceof LtlSyntaxError)) throw err;
-      // Map the offset inside the (possibly continued) formula back to file line/column.
-      let piece = e.pieces[0];
-      for (const p of e.pieces) if (p.offset <= err.offset) piece = p;
-      const within = err.offset - piece.offset;
-      const col = piece === e.pieces[0] ? e.col + within : within + 1;
-      diagnostics.push(error(err.message, { file, line: piece.line, col, length: err.length }, 'parse'));
+      // Not LTL: an English pattern sentence ("call:refund only after ok:lookup_order") is a rule
+      // too. Tried only after LTL fails, so a file that parsed before keeps its meaning.
+      const english = e.glued ? englishRule(`rule${k + 1}`, e.whole) : englishRule(e.name ?? `rule${k + 1}`, e.body);
+      if (!english) {
+        // Map the offset inside the (possibly continued) formula back to file line/column.
+        let piece = e.pieces[0];
+        for (const p of e.pieces) if (p.offset <= err.offset) piece = p;
+        const within = err.offset - piece.offset;
+        const col = piece === e.pieces[0] ? e.col + within : within + 1;
+        diagnostics.push(error(err.message, { file, line: piece.line, col, length: err.length }, 'parse'));
+        return;
+      }
+      property = english;
     }
+    if (names.has(property.name)) {
+      diagnostics.push(error(`duplicate property name '${property.name}'`, { file, line: e.line, col: 1, length: property.name.length }, 'duplicate'));
+    }
+    names.add(property.name);
+    properties.push(property);
   });
   if (diagnostics.length > 0) throw new UserError(diagnostics);
   if (properties.length === 0) throw new UserError(error(`${file} contains no properties`, { file, line: 1, col: 1 }, 'empty'));
   return { properties };
+}
+
+/** A rule written as an English pattern sentence, described by the sentence itself. */
+function englishRule(name: string, body: string): AuditRule | undefined {
+  const sentence = body.replace(/\s+/g, ' ').trim();
+  const inst = englishToLtl(sentence);
+  return inst ? { name, formula: inst.ltl, description: sentence.replace(/\.$/, '') } : undefined;
 }
 
 function stripComment(line: string): string {
@@ -124,6 +146,8 @@ export function parseRuleJson(text: string, file: string): RuleSet {
         formula = parseLtl(p.formula);
       } catch (err) {
         if (!(err instanceof LtlSyntaxError)) throw err;
+        const english = englishRule(p.name, p.formula);
+        if (english) return { ...english, ...(typeof p.description === 'string' ? { description: p.description } : {}) };
         fail(file, `property '${p.name}': ${err.message} at column ${err.col} of "${p.formula}"`, 'parse');
       }
     } else if (isNode(p.formula)) formula = p.formula;

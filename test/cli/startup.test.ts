@@ -1,13 +1,13 @@
 /**
  * Start-up cost of the built CLI: `tslc check` runs on every commit in CI, so the light commands
- * must not load the heavy dependencies (ts-morph, execa, the AI SDK, playwright) or the LLM
- * providers, and a plain `tslc check` must not load yargs (its arguments take the fast path) and
+ * must not load the heavy dependencies (ts-morph, execa, the AI SDK, playwright, the MCP and agent
+ * SDKs) or the LLM providers, and a plain `tslc check` must not load yargs (its arguments take the fast path) and
  * runs from the check bundle unless a compiled module is newer than it.
  * Spawns `node --import fixtures/record-loads.mjs bin/tslc.js …` and reads the list of modules
  * the process loaded. Needs the compiled CLI (`npm test` builds first); skips without it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ const hook = join(import.meta.dirname, 'fixtures/record-loads.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'tslc-startup-'));
 
 /** Modules a light command must never load. */
-const HEAVY = [/node_modules\/ts-morph\//, /node_modules\/@ts-morph\//, /node_modules\/execa\//, /node_modules\/ai\//, /node_modules\/@ai-sdk\//, /node_modules\/playwright-core\//, /node_modules\/typescript\//, /\/runtime\/llm\//];
+const HEAVY = [/node_modules\/ts-morph\//, /node_modules\/@ts-morph\//, /node_modules\/execa\//, /node_modules\/ai\//, /node_modules\/@ai-sdk\//, /node_modules\/playwright-core\//, /node_modules\/typescript\//, /\/runtime\/llm\//, /node_modules\/@modelcontextprotocol\//, /node_modules\/@openai\//, /node_modules\/@langchain\//];
 
 let runs = 0;
 function loadedBy(...argv: Array<string | Record<string, string>>): { code: number | null; modules: string[] } {
@@ -57,6 +57,41 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     expect(modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
     expect(modules.some((m) => m.includes('node_modules/yargs/'))).toBe(yargsLoaded);
     expect(modules.filter((m) => HEAVY.some((h) => h.test(m)))).toEqual([]);
+  });
+
+  it('tslc shield mcp on stdio never loads the MCP SDK (only --http does), nor anything heavy', () => {
+    // Stdin is empty and the server exits at once, so the proxy ends at once (0 when the client's
+    // end of stdin is seen first, 1 when the server's exit is).
+    const { code, modules } = loadedBy('shield', 'mcp', '--rules', 'examples/shield/orders.ltl', '--', process.execPath, '-e', '');
+    expect([0, 1]).toContain(code);
+    expect(modules.some((m) => m.endsWith('/dist/src/shield/stdio-front.js'))).toBe(true);
+    expect(modules.some((m) => m.endsWith('/dist/src/shield/http-front.js'))).toBe(false);
+    expect(modules.filter((m) => HEAVY.some((h) => h.test(m)))).toEqual([]);
+  });
+
+  it('tslc shield mcp with a malformed rules file stops before loading the proxy', () => {
+    const bad = join(dir, 'bad.ltl');
+    writeFileSync(bad, 'r: G (a ->\n');
+    const { code, modules } = loadedBy('shield', 'mcp', '--rules', bad, '--', process.execPath, '-e', '');
+    expect(code).toBe(2);
+    expect(modules.some((m) => m.endsWith('/dist/src/cli/commands/shield.js'))).toBe(true);
+    expect(modules.some((m) => m.endsWith('/dist/src/shield/child-server.js'))).toBe(false);
+    expect(modules.filter((m) => HEAVY.some((h) => h.test(m)))).toEqual([]);
+  });
+
+  it('tslc/runtime/shield loads no agent SDK; an adapter loads its SDK only when imported', () => {
+    const loads = (modules: string[]): string[] => {
+      const out = join(dir, `loads-${runs++}.txt`);
+      const code = modules.map((m) => `await import(${JSON.stringify(join(root, m))});`).join('');
+      const r = spawnSync(process.execPath, ['--import', hook, '--input-type=module', '-e', code], { cwd: root, env: { ...process.env, TSLC_RECORD_LOADS: out }, encoding: 'utf8', timeout: 60_000 });
+      expect(r.status).toBe(0);
+      return readFileSync(out, 'utf8').split('\n').filter(Boolean);
+    };
+    const sdk = (m: string): boolean => /node_modules\/(@openai|@langchain|openai|@modelcontextprotocol)\//.test(m);
+    expect(loads(['dist/runtime/shield/index.js']).filter(sdk)).toEqual([]);
+    // The Agents SDK adapter needs only the SDK's types.
+    expect(loads(['dist/runtime/shield/adapters/openai-agents.js']).filter(sdk)).toEqual([]);
+    expect(loads(['dist/runtime/shield/adapters/langgraph.js']).some((m) => m.includes('node_modules/@langchain/langgraph/'))).toBe(true);
   });
 
   it('a stale bundle is not used: a changed compiled module sends check to the ES modules', () => {

@@ -130,6 +130,31 @@ export const commands: readonly CommandSpec[] = [
     load: () => import('./audit.js'),
   },
   {
+    command: 'shield <target>',
+    describe: 'Shield an MCP server: `tslc shield mcp --rules rules.ltl -- <server command> [args…]` checks every tools/call against temporal rules',
+    builder: (y) =>
+      y
+        // Everything after `--` is the server's command line, kept as typed (no number parsing).
+        .parserConfiguration({ 'populate--': true, 'parse-positional-numbers': false })
+        .positional('target', { choices: ['mcp'], describe: 'what to shield (mcp: a Model Context Protocol server)' })
+        .option('rules', { type: 'string', array: true, demandOption: true, describe: 'rules: name: LTL or an English pattern sentence per line (as tslc audit --spec); repeat to combine' })
+        .option('labels', { type: 'string', describe: 'labels.json: propositions from call arguments and results ({"result": {…}, "call": {…}})' })
+        .option('log', { type: 'string', describe: 'append every decision and recorded event as JSONL (readable by tslc audit)' })
+        .option('state', { type: 'string', describe: 'snapshot file to resume the session from and keep up to date (--http: a directory)' })
+        .option('hide-denied', { type: 'boolean', default: false, describe: 'tools/list shows only the tools allowed now; list_changed is sent when that changes' })
+        .option('http', { type: 'number', describe: 'serve Streamable HTTP on this port (endpoint /mcp) instead of stdio' })
+        .option('host', { type: 'string', default: '127.0.0.1', describe: 'address for --http' })
+        .option('url', { type: 'string', describe: 'shield a remote MCP server (Streamable HTTP) at this URL instead of starting a command' })
+        .option('header', { type: 'string', array: true, describe: "--url: an HTTP header for the remote server, 'Name: value' (repeatable)" })
+        .option('session-header', { type: 'string', describe: '--http: header naming the shield session (shared by MCP sessions, resumable with --state)' })
+        .option('timeout', { type: 'number', default: 60, describe: 'seconds the server has to answer a request; then the session fails with an error' })
+        .option('max-message-mb', { type: 'number', default: 64, describe: 'largest message accepted in either direction, MB' })
+        .example('tslc shield mcp --rules rules.ltl --log shield.jsonl -- node server.js', 'shield a stdio MCP server')
+        .example('tslc shield mcp --rules rules.ltl --url https://mcp.example.com/mcp', 'shield a remote MCP server')
+        .example('tslc audit --spec rules.ltl --group-by session --semantics ltlf shield.jsonl', 'audit the decision log later'),
+    load: () => import('./shield.js'),
+  },
+  {
     command: 'explain-ltl [text]',
     describe: 'Explain an LTL formula in plain English (pattern sentences); --english: a pattern sentence to LTL',
     builder: (y) =>
