@@ -1,7 +1,9 @@
 /**
  * bench/runtime — the controller runtime: predicate calls per step of lazy decision diagrams
- * versus evaluating every predicate each step (what the papers' generated code does), and the
- * runtime's own time per step with instant user functions.
+ * versus evaluating every predicate each step (what the papers' generated code does), the
+ * runtime's own time per step with instant user functions, and idle turns: turns in which the
+ * controller keeps every output although an obligation of its spec is pending (see
+ * src/synthesis/idle-turns.ts), played against a random environment that keeps the assumptions.
  *
  * Tables come from the committed modules in generated/ (the four seed tasks: adventure,
  * adventure-forest, adventure-choices, adventure-choices-forest); each module is transpiled into
@@ -12,12 +14,29 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { walk } from '../runtime/decision.js';
 import { createController, type ControllerTable } from '../runtime/index.js';
+import { composeGames } from '../src/codegen/compose.js';
 import { expectedCalls } from '../src/codegen/table.js';
+import { progress } from '../src/explain/progress.js';
+import { loadGame } from '../src/frontend/load.js';
+import type { GameSpec } from '../src/game/spec.js';
+import { and, FALSE, type Formula } from '../src/ltl/formula.js';
+import { idleTurns, type TraceStep } from '../src/synthesis/idle-turns.js';
 import type { BenchContext, BenchSection } from './sections.js';
 
 const SEED_TASKS = ['adventure', 'adventure-forest', 'adventure-choices', 'adventure-choices-forest'];
 const STEPS = 20_000;
+/** The specs each task's controller was compiled from (scripts/generate.mjs). */
+const TASK_SPECS: Readonly<Record<string, readonly string[]>> = {
+  adventure: ['adventure.tsl'],
+  'adventure-forest': ['adventure.tsl', 'forest.tsl'],
+  'adventure-choices': ['adventure.tsl', 'choices.tsl'],
+  'adventure-choices-forest': ['adventure.tsl', 'choices.tsl', 'forest.tsl'],
+};
+/** Games and turns per game of the idle-turn measure. */
+const IDLE_GAMES = 200;
+const IDLE_TURNS = 40;
 
 /** dist/bench/runtime.js → the repo root. */
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -61,8 +80,77 @@ function coinImpl(table: ControllerTable, random: () => number): Record<string, 
   return impl;
 }
 
+interface IdleRow {
+  /** Turns played (the environment never breaks an assumption, so all are examined). */
+  turns: number;
+  /** Turns with an obligation pending. */
+  pending: number;
+  /** Of those, turns in which every output kept its value. */
+  idle: number;
+  /** Games whose first turn kept every output. */
+  idleFirstTurns: number;
+}
+
+/**
+ * Plays the table against a random environment that never breaks INITIALLY or an assumption:
+ * each turn it tries the input letters in random order and takes the first one that, with the
+ * controller's answer to it, leaves the assumptions satisfiable by progression. Deterministic
+ * (seeded), so the same table always gives the same counts.
+ */
+function measureIdle(table: ControllerTable, spec: GameSpec): IdleRow {
+  const random = xorshift(7);
+  const inputs = table.predicates.map((p) => p.proposition);
+  const letters: Record<string, boolean>[] = [];
+  for (let bits = 0; bits < 1 << inputs.length; bits++) letters.push(Object.fromEntries(inputs.map((name, i) => [name, ((bits >> i) & 1) === 1])));
+  const row: IdleRow = { turns: 0, pending: 0, idle: 0, idleFirstTurns: 0 };
+  for (let game = 0; game < IDLE_GAMES; game++) {
+    let state = table.initialState;
+    let initially: Formula = and(...spec.initially.map((p) => p.formula));
+    let assumptions: Formula = and(...spec.assumptions.map((p) => p.formula));
+    const steps: TraceStep[] = [];
+    for (let turn = 0; turn < IDLE_TURNS; turn++) {
+      const order = letters.map((_, i) => i);
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [order[i], order[j]] = [order[j], order[i]];
+      }
+      let played: { step: TraceStep; next: number; initially: Formula; assumptions: Formula } | undefined;
+      for (const i of order) {
+        const letter = letters[i];
+        const walked = walk(table.states[state].decision, new Map(table.predicates.map((p) => [p.index, letter[p.proposition]])));
+        if (walked.kind !== 'leaf') throw new Error(`${table.name}: state ${state} asks an unknown predicate`);
+        const outputs = Object.fromEntries(table.updates.map((u) => [u.proposition, walked.leaf.updates.includes(u.index)]));
+        const value = (name: string) => letter[name] === true || outputs[name] === true;
+        const nextInitially = turn === 0 ? progress(initially, value) : initially;
+        const nextAssumptions = progress(assumptions, value);
+        if (nextInitially === FALSE || nextAssumptions === FALSE) continue;
+        played = { step: { inputs: letter, outputs }, next: walked.leaf.next, initially: nextInitially, assumptions: nextAssumptions };
+        break;
+      }
+      if (!played) break;
+      steps.push(played.step);
+      state = played.next;
+      initially = played.initially;
+      assumptions = played.assumptions;
+    }
+    const report = idleTurns(spec, steps);
+    row.turns += report.turns;
+    row.pending += report.pending;
+    row.idle += report.idle.length;
+    if (report.idle[0] === 0) row.idleFirstTurns++;
+  }
+  return row;
+}
+
+async function loadSpec(task: string): Promise<GameSpec> {
+  const games: GameSpec[] = [];
+  for (const file of TASK_SPECS[task]) games.push(await loadGame(join(repoRoot, 'specs', file)));
+  return composeGames(task, games);
+}
+
 interface Row {
   task: string;
+  idle: IdleRow;
   states: number;
   predicates: number;
   lazyCalls: number;
@@ -71,7 +159,8 @@ interface Row {
   cpuUsPerStep: number;
 }
 
-async function measure(name: string, table: ControllerTable): Promise<Row> {
+async function measure(name: string, table: ControllerTable, spec: GameSpec): Promise<Row> {
+  const idle = measureIdle(table, spec);
   const random = xorshift(42);
   // Boolean-signal propositions are inputs the caller supplies; count them as asked predicates too.
   const boolInputs = table.predicates.filter((p) => p.signal !== undefined).map((p) => p.signal as string);
@@ -105,7 +194,7 @@ async function measure(name: string, table: ControllerTable): Promise<Row> {
     cpuUsPerStep = Math.min(cpuUsPerStep, (used.user + used.system) / STEPS);
   }
   const expected = table.states.reduce((sum, s) => sum + expectedCalls(s.decision), 0) / table.states.length;
-  return { task: name, states: table.states.length, predicates: table.predicates.length, lazyCalls: asked / STEPS, expected, usPerStep, cpuUsPerStep };
+  return { task: name, idle, states: table.states.length, predicates: table.predicates.length, lazyCalls: asked / STEPS, expected, usPerStep, cpuUsPerStep };
 }
 
 export const runtimeSection: BenchSection = {
@@ -120,7 +209,7 @@ export const runtimeSection: BenchSection = {
         continue;
       }
       ctx.log(`runtime: ${task} (${table.states.length} states)`);
-      rows.push(await measure(task, table));
+      rows.push(await measure(task, table, await loadSpec(task)));
     }
     const lines = [
       '## Controller runtime',
@@ -138,6 +227,16 @@ export const runtimeSection: BenchSection = {
       'Runtime µs/step is the whole `await controller.step()` with instant synchronous user functions (trace record, timings and',
       'input handling included): the controller\'s own cost, goal well under 10 µs. Best of 5 rounds; CPU time includes GC.',
       `Load average when measured: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${cpus().length} cores.`,
+      '',
+      '### Idle turns',
+      '',
+      `${IDLE_GAMES} games of ${IDLE_TURNS} turns per task against a random environment that never breaks an assumption (seeded).`,
+      'An idle turn keeps every output (each signal takes its self-update) while an obligation of the spec is pending:',
+      'progressed through the turns before, the guarantees would leave an eventuality open after this turn\'s inputs with idle outputs.',
+      '',
+      '| task | states | turns | turns with an obligation pending | idle turns while pending | games idle on turn 1 |',
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+      ...rows.map((r) => `| ${r.task} | ${r.states} | ${r.idle.turns} | ${r.idle.pending} | ${r.idle.idle} (${((100 * r.idle.idle) / Math.max(1, r.idle.pending)).toFixed(1)}%) | ${r.idle.idleFirstTurns} |`),
       '',
     ];
     return lines.join('\n');

@@ -65,40 +65,42 @@ export const adventureTable: tslc.ControllerTable = {
      * - when inCave s: keep all signals -> state 0
      * - when !(inCave s) && inMarket s: keep all signals -> state 0
      * - when !(inCave s) && !(inMarket s) && inTown s: keep all signals -> state 0
-     * - when !(inCave s) && !(inMarket s) && !(inTown s): keep all signals -> state 1
+     * - when !(inCave s) && !(inMarket s) && !(inTown s): [storyPassage <- toTown s] -> state 1 (specs/adventure.tsl:22)
      */
-    { "index": 0, "decision": { "kind": "test", "predicate": 0, "whenTrue": { "kind": "leaf", "updates": [3], "next": 0 }, "whenFalse": { "kind": "test", "predicate": 1, "whenTrue": { "kind": "leaf", "updates": [3], "next": 0 }, "whenFalse": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "leaf", "updates": [3], "next": 0 }, "whenFalse": { "kind": "leaf", "updates": [3], "next": 1 } } } } },
+    { "index": 0, "decision": { "kind": "test", "predicate": 0, "whenTrue": { "kind": "leaf", "updates": [3], "next": 0 }, "whenFalse": { "kind": "test", "predicate": 1, "whenTrue": { "kind": "leaf", "updates": [3], "next": 0 }, "whenFalse": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "leaf", "updates": [3], "next": 0 }, "whenFalse": { "kind": "leaf", "updates": [2], "next": 1, "specLines": [22], "specFiles": [0] } } } } },
     /**
      * State 1:
      * - when inCave s: keep all signals -> state 0
-     * - when !(inCave s) && inMarket s && inTown s: [storyPassage <- toCave s] -> state 4 (specs/adventure.tsl:19)
-     * - when !(inCave s) && inMarket s && !(inTown s): [storyPassage <- toTown s] -> state 3 (specs/adventure.tsl:22)
-     * - when !(inCave s) && !(inMarket s): [storyPassage <- toMarket s] -> state 2 (specs/adventure.tsl:21)
+     * - when !(inCave s) && inMarket s && inTown s: [storyPassage <- toCave s] -> state 3 (specs/adventure.tsl:19)
+     * - when !(inCave s) && inMarket s && !(inTown s): [storyPassage <- toMarket s] -> state 1 (specs/adventure.tsl:21)
+     * - when !(inCave s) && !(inMarket s) && inTown s: [storyPassage <- toMarket s] -> state 2 (specs/adventure.tsl:21)
+     * - when !(inCave s) && !(inMarket s) && !(inTown s): [storyPassage <- toTown s] -> state 1 (specs/adventure.tsl:22)
      */
-    { "index": 1, "decision": { "kind": "test", "predicate": 0, "whenTrue": { "kind": "leaf", "updates": [3], "next": 0 }, "whenFalse": { "kind": "test", "predicate": 1, "whenTrue": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "leaf", "updates": [0], "next": 4, "specLines": [19], "specFiles": [0] }, "whenFalse": { "kind": "leaf", "updates": [2], "next": 3, "specLines": [22], "specFiles": [0] } }, "whenFalse": { "kind": "leaf", "updates": [1], "next": 2, "specLines": [21], "specFiles": [0] } } } },
+    { "index": 1, "decision": { "kind": "test", "predicate": 0, "whenTrue": { "kind": "leaf", "updates": [3], "next": 0 }, "whenFalse": { "kind": "test", "predicate": 1, "whenTrue": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "leaf", "updates": [0], "next": 3, "specLines": [19], "specFiles": [0] }, "whenFalse": { "kind": "leaf", "updates": [1], "next": 1, "specLines": [21], "specFiles": [0] } }, "whenFalse": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "leaf", "updates": [1], "next": 2, "specLines": [21], "specFiles": [0] }, "whenFalse": { "kind": "leaf", "updates": [2], "next": 1, "specLines": [22], "specFiles": [0] } } } } },
     /**
      * State 2:
      * - when inCave s: keep all signals -> state 0
-     * - when !(inCave s) && inMarket s && inTown s: [storyPassage <- toCave s] -> state 4 (specs/adventure.tsl:19)
-     * - when !(inCave s) && inMarket s && !(inTown s): [storyPassage <- toTown s] -> state 3 (specs/adventure.tsl:22)
-     * - when !(inCave s) && !(inMarket s): keep all signals -> state 2
+     * - when !(inCave s) && inMarket s && inTown s: [storyPassage <- toCave s] -> state 3 (specs/adventure.tsl:19)
+     * - when !(inCave s) && inMarket s && !(inTown s): [storyPassage <- toTown s] -> state 4 (specs/adventure.tsl:22)
+     * - when !(inCave s) && !(inMarket s): [storyPassage <- toMarket s] -> state 2 (specs/adventure.tsl:21)
      */
-    { "index": 2, "decision": { "kind": "test", "predicate": 0, "whenTrue": { "kind": "leaf", "updates": [3], "next": 0 }, "whenFalse": { "kind": "test", "predicate": 1, "whenTrue": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "leaf", "updates": [0], "next": 4, "specLines": [19], "specFiles": [0] }, "whenFalse": { "kind": "leaf", "updates": [2], "next": 3, "specLines": [22], "specFiles": [0] } }, "whenFalse": { "kind": "leaf", "updates": [3], "next": 2 } } } },
+    { "index": 2, "decision": { "kind": "test", "predicate": 0, "whenTrue": { "kind": "leaf", "updates": [3], "next": 0 }, "whenFalse": { "kind": "test", "predicate": 1, "whenTrue": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "leaf", "updates": [0], "next": 3, "specLines": [19], "specFiles": [0] }, "whenFalse": { "kind": "leaf", "updates": [2], "next": 4, "specLines": [22], "specFiles": [0] } }, "whenFalse": { "kind": "leaf", "updates": [1], "next": 2, "specLines": [21], "specFiles": [0] } } } },
     /**
      * State 3:
-     * - when inCave s: keep all signals -> state 0
-     * - when !(inCave s) && inTown s: [storyPassage <- toCave s] -> state 4 (specs/adventure.tsl:19)
-     * - when !(inCave s) && !(inTown s): keep all signals -> state 3
-     */
-    { "index": 3, "decision": { "kind": "test", "predicate": 0, "whenTrue": { "kind": "leaf", "updates": [3], "next": 0 }, "whenFalse": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "leaf", "updates": [0], "next": 4, "specLines": [19], "specFiles": [0] }, "whenFalse": { "kind": "leaf", "updates": [3], "next": 3 } } } },
-    /**
-     * State 4:
-     * - when inCave s && inMarket s && inTown s: keep all signals -> state 1
-     * - when inCave s && inMarket s && !(inTown s): [storyPassage <- toTown s] -> state 3 (specs/adventure.tsl:22)
+     * - when inCave s && inMarket s && inTown s: keep all signals -> state 2
+     * - when inCave s && inMarket s && !(inTown s): [storyPassage <- toTown s] -> state 1 (specs/adventure.tsl:22)
      * - when inCave s && !(inMarket s): [storyPassage <- toMarket s] -> state 2 (specs/adventure.tsl:21)
      * - when !(inCave s): keep all signals -> state 0
      */
-    { "index": 4, "decision": { "kind": "test", "predicate": 0, "whenTrue": { "kind": "test", "predicate": 1, "whenTrue": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "leaf", "updates": [3], "next": 1 }, "whenFalse": { "kind": "leaf", "updates": [2], "next": 3, "specLines": [22], "specFiles": [0] } }, "whenFalse": { "kind": "leaf", "updates": [1], "next": 2, "specLines": [21], "specFiles": [0] } }, "whenFalse": { "kind": "leaf", "updates": [3], "next": 0 } } },
+    { "index": 3, "decision": { "kind": "test", "predicate": 0, "whenTrue": { "kind": "test", "predicate": 1, "whenTrue": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "leaf", "updates": [3], "next": 2 }, "whenFalse": { "kind": "leaf", "updates": [2], "next": 1, "specLines": [22], "specFiles": [0] } }, "whenFalse": { "kind": "leaf", "updates": [1], "next": 2, "specLines": [21], "specFiles": [0] } }, "whenFalse": { "kind": "leaf", "updates": [3], "next": 0 } } },
+    /**
+     * State 4:
+     * - when inCave s: keep all signals -> state 0
+     * - when !(inCave s) && inTown s: [storyPassage <- toCave s] -> state 3 (specs/adventure.tsl:19)
+     * - when !(inCave s) && !(inTown s) && inMarket s: [storyPassage <- toMarket s] -> state 4 (specs/adventure.tsl:21)
+     * - when !(inCave s) && !(inTown s) && !(inMarket s): [storyPassage <- toTown s] -> state 4 (specs/adventure.tsl:22)
+     */
+    { "index": 4, "decision": { "kind": "test", "predicate": 0, "whenTrue": { "kind": "leaf", "updates": [3], "next": 0 }, "whenFalse": { "kind": "test", "predicate": 2, "whenTrue": { "kind": "leaf", "updates": [0], "next": 3, "specLines": [19], "specFiles": [0] }, "whenFalse": { "kind": "test", "predicate": 1, "whenTrue": { "kind": "leaf", "updates": [1], "next": 4, "specLines": [21], "specFiles": [0] }, "whenFalse": { "kind": "leaf", "updates": [2], "next": 4, "specLines": [22], "specFiles": [0] } } } } },
   ],
 };
 export const adventureMetadata: tslc.ControllerMetadata = {

@@ -39,6 +39,7 @@ import { type GameResult, type Judge, playGame } from './agent.js';
 import { checkObserved, checkProcedural, countingErrors, loadTaskSpecs, type TaskSpecs } from './adherence.js';
 import { baselineCountingErrors, baselineGuarantees, checkBaselineObserved, playBaselineGame } from './baseline.js';
 import type { ControllerTable } from '../../runtime/index.js';
+import { idleTurns } from '../../src/synthesis/idle-turns.js';
 import { hasController, loadTaskController, TASK_ORDER } from './tasks.js';
 
 export interface EvalConfig {
@@ -87,6 +88,12 @@ export interface TaskRow {
   readonly hallucinationErrors: number;
   readonly arithmeticErrors: number;
   readonly repairs: number;
+  /**
+   * TSL agent, completed games: turns in which the controller kept every output although an
+   * obligation was pending (src/synthesis/idle-turns.ts), out of the turns with one pending;
+   * counted on the answers it saw, before the LLM first broke an assumption.
+   */
+  readonly idleTurns?: { readonly idle: number; readonly pending: number };
   readonly errors: readonly { readonly game: number; readonly turn: number; readonly kind: string; readonly message: string }[];
   readonly usage: StepUsage;
   /** Why the task was not played (no controller module). */
@@ -234,6 +241,8 @@ export async function runEvaluation(config: EvalConfig): Promise<EvalReport> {
     let hallucinationErrors = 0;
     let arithmeticErrors = 0;
     let repairs = 0;
+    let idle = 0;
+    let pending = 0;
     let usage = NO_USAGE;
     const errors: { game: number; turn: number; kind: string; message: string }[] = [];
     for (let game = 0; game < config.games; game++) {
@@ -265,6 +274,9 @@ export async function runEvaluation(config: EvalConfig): Promise<EvalReport> {
       }
       completed += 1;
       if (checkProcedural(specs, controller.table, result).ok) procedural += 1;
+      const idleness = idleTurns(specs.full, result.turns);
+      idle += idleness.idle.length;
+      pending += idleness.pending;
       const seen = checkObserved(specs.guarantees, result);
       if (seen.ok) observed += 1;
       // Table 2: what went wrong in a violating game (both kinds may apply).
@@ -285,6 +297,7 @@ export async function runEvaluation(config: EvalConfig): Promise<EvalReport> {
       hallucinationErrors,
       arithmeticErrors,
       repairs,
+      idleTurns: { idle, pending },
       errors,
       usage,
     });
@@ -434,10 +447,10 @@ export function formatReport(report: EvalReport): string {
     `LLM calls: ${report.usage.calls} sent, ${report.usage.cachedCalls} cached, ${report.usage.failures} failed; tokens: ${report.usage.inputTokens} in / ${report.usage.outputTokens} out; ${report.seconds.toFixed(1)} s`,
   ];
   const t1 = table(
-    ['task', 'method', 'states (paper)', 'games', 'procedural adherence', 'observed adherence', 'violations'],
+    ['task', 'method', 'states (paper)', 'games', 'procedural adherence', 'observed adherence', 'violations', 'idle turns while pending'],
     report.rows.map((r) =>
       r.skipped
-        ? [TASK_LABEL[r.task], methodLabel(r), `– (${r.paperStates})`, '0', 'not run', r.skipped, '']
+        ? [TASK_LABEL[r.task], methodLabel(r), `– (${r.paperStates})`, '0', 'not run', r.skipped, '', '']
         : [
             TASK_LABEL[r.task],
             methodLabel(r),
@@ -446,6 +459,7 @@ export function formatReport(report: EvalReport): string {
             r.proceduralAdherence === undefined ? 'n/a' : pct(r.proceduralAdherence),
             pct(r.observedAdherence),
             pct(r.violations),
+            r.idleTurns === undefined ? 'n/a' : `${r.idleTurns.idle} of ${r.idleTurns.pending}`,
           ],
     ),
   );

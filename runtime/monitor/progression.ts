@@ -27,6 +27,13 @@ export interface MonitorOptions {
    * violations (a satisfied property then stays satisfied; what auditors counting violations want).
    */
   readonly recoverAfter?: 'verdict' | 'violation';
+  /**
+   * With recovery: restart only invariants (properties whose every top-level conjunct is `G …`).
+   * A one-shot property (`inForest`, `!cave W market`) speaks about the run from its start, so
+   * restarting it at a later step would judge a run that never began there and count one mistake
+   * again at every step. Auditors counting violations per run want this; default false (TRAC_R).
+   */
+  readonly recoverOnlyInvariants?: boolean;
   /** Keep at most this many witness entries per property (the most recent); default 200. */
   readonly witnessLimit?: number;
   /**
@@ -81,6 +88,8 @@ interface RawWitness {
 interface PropInfo {
   readonly name: string;
   readonly initial: Term;
+  /** With recovery, whether a verdict restarts this property (see `recoverOnlyInvariants`). */
+  readonly restartable: boolean;
   /** Global ap indices this property mentions; bit i of a mask is apIdx[i]. */
   readonly apIdx: readonly number[];
   /**
@@ -104,6 +113,7 @@ interface Model {
   readonly recoverAfter: 'verdict' | 'violation';
   readonly witnessLimit: number;
   readonly witnessAfterFirstViolation: boolean;
+  readonly recoverOnlyInvariants: boolean;
   /** Scratch for `step` (single-threaded, never held across calls). */
   readonly values: Uint8Array;
 }
@@ -136,7 +146,13 @@ const optional = (x: number): number | undefined => (Number.isNaN(x) ? undefined
 /** Plain-JSON monitor state (snapshot / restore). */
 export interface MonitorSnapshot {
   readonly version: 1;
-  readonly options: { recovery: boolean; recoverAfter: 'verdict' | 'violation'; witnessLimit: number; witnessAfterFirstViolation?: boolean };
+  readonly options: {
+    recovery: boolean;
+    recoverAfter: 'verdict' | 'violation';
+    witnessLimit: number;
+    witnessAfterFirstViolation?: boolean;
+    recoverOnlyInvariants?: boolean;
+  };
   readonly step: number;
   readonly properties: readonly {
     readonly name: string;
@@ -199,7 +215,8 @@ export class ProgressionMonitor {
       if (names.has(p.name)) throw new Error(`duplicate property name '${p.name}'`);
       names.add(p.name);
     }
-    const infos = properties.map((p) => makeInfo(p.name, store.fromNode(p.formula)));
+    const onlyInvariants = options.recoverOnlyInvariants ?? false;
+    const infos = properties.map((p) => makeInfo(p.name, store.fromNode(p.formula), !onlyInvariants || isInvariant(p.formula)));
     for (const info of infos) {
       if (info.apIdx.length > MAX_APS) {
         throw new MonitorLimitError(`property '${info.name}' mentions ${info.apIdx.length} atomic propositions; at most ${MAX_APS} are supported (split it into several properties)`);
@@ -212,6 +229,7 @@ export class ProgressionMonitor {
       recoverAfter: options.recoverAfter ?? 'verdict',
       witnessLimit: Math.max(1, options.witnessLimit ?? 200),
       witnessAfterFirstViolation: options.witnessAfterFirstViolation ?? true,
+      recoverOnlyInvariants: onlyInvariants,
       values: new Uint8Array(store.aps.length),
     };
     this.st = initialState(infos);
@@ -326,7 +344,7 @@ export class ProgressionMonitor {
       if (Number.isNaN(st[b + FIRST_SATISFACTION_STEP])) st[b + FIRST_SATISFACTION_STEP] = step;
     }
     st[b + VERDICT] = verdict;
-    if (recovery && this.stepCount > 0 && (verdict === VIOLATED || recoverAfter === 'verdict')) {
+    if (recovery && infos[i].restartable && this.stepCount > 0 && (verdict === VIOLATED || recoverAfter === 'verdict')) {
       st[b + CUR] = infos[i].initial.id;
       const w = this.witnesses?.[i];
       if (w) witnessClear(w);
@@ -458,7 +476,7 @@ export class ProgressionMonitor {
   }
 
   snapshot(): MonitorSnapshot {
-    const { store: s, recovery, recoverAfter, witnessLimit, witnessAfterFirstViolation, infos } = this.model;
+    const { store: s, recovery, recoverAfter, witnessLimit, witnessAfterFirstViolation, recoverOnlyInvariants, infos } = this.model;
     const st = this.st;
     const w = (info: PropInfo, list: RawWitness[]): SnapshotWitness[] =>
       list.map((e) => ({
@@ -469,7 +487,13 @@ export class ProgressionMonitor {
       }));
     return {
       version: 1,
-      options: { recovery, recoverAfter, witnessLimit, ...(witnessAfterFirstViolation ? {} : { witnessAfterFirstViolation }) },
+      options: {
+        recovery,
+        recoverAfter,
+        witnessLimit,
+        ...(witnessAfterFirstViolation ? {} : { witnessAfterFirstViolation }),
+        ...(recoverOnlyInvariants ? { recoverOnlyInvariants } : {}),
+      },
       step: this.stepCount,
       properties: infos.map((info, i) => {
         const b = i * SLOTS;
@@ -537,10 +561,18 @@ export class ProgressionMonitor {
   }
 }
 
-function makeInfo(name: string, initial: Term): PropInfo {
+/** Every top-level conjunct is `G …`: the property says the same thing from every step on. */
+export function isInvariant(f: LtlNode): boolean {
+  if (f.op === 'G') return true;
+  if (f.op === '&') return f.args.every(isInvariant);
+  return false;
+}
+
+function makeInfo(name: string, initial: Term, restartable: boolean): PropInfo {
   return {
     name,
     initial,
+    restartable,
     apIdx: [...termAps(initial)].sort((a, b) => a - b),
     rows: [],
     onViolated: Object.freeze({ name, verdict: 'violated' as Verdict }),

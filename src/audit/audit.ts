@@ -14,6 +14,7 @@ import {
   type FinalStatus,
   type Verdict,
   type WitnessEntry,
+  isInvariant,
   ProgressionMonitor,
 } from '../../runtime/monitor/progression.js';
 import { AutomatonMonitor, type MonitorAutomaton } from '../../runtime/monitor/automaton.js';
@@ -188,10 +189,14 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
   const template = new ProgressionMonitor(options.properties, {
     recovery,
     recoverAfter: 'violation',
+    // One-shot rules (no top-level G) are judged once per run: restarting them would count one
+    // mistake again at every later step.
+    recoverOnlyInvariants: true,
     witnessLimit: options.witnessLimit ?? 20,
     witnessAfterFirstViolation: false,
   });
   const autoTemplates = options.automata?.map((a) => new AutomatonMonitor(a));
+  const restarts = options.properties.map((p) => recovery && isInvariant(p.formula));
   const index = new Map(options.properties.map((p, i) => [p.name, i]));
 
   const plan = options.labeler ? undefined : planFields(options.properties, options.labels);
@@ -339,6 +344,7 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
       // Progression reached a verdict and (with recovery) restarted: restart the automaton with it.
       for (const r of reached) {
         const i = index.get(r.name)!;
+        if (!restarts[i]) continue;
         autos[i].reset();
         lines[i] = undefined;
       }

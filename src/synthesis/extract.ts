@@ -4,13 +4,15 @@
  *
  * Extraction walks the winning region from the start position. Because the winning region is a
  * downset, a strategy state may stand for any position it dominates: when a successor is below an
- * existing state, we reuse that state instead of creating a new one. Among the safe choices we
- * prefer one that lands on an existing state, then the earliest choice (preferred options —
- * self-updates — come first in the enumeration).
+ * existing state, we reuse that state instead of creating a new one. Among the safe choices a
+ * Mealy controller prefers progress toward pending obligations, then self-updates, then fewer
+ * states (see `extractMealyController`); counterstrategies prefer fewer states, then the earliest
+ * choice (preferred options come first in the enumeration).
  */
 import type { Counterstrategy, CounterstrategyTransition } from '../game/counterstrategy.js';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
 import { dominatedBy, type SolvedGame, activeOf } from './game.js';
+import type { ProgressOracle } from './progress.js';
 import { completeCube, type Dimension, expandPart } from './split.js';
 
 interface Built {
@@ -80,46 +82,146 @@ function leafTargets(game: SolvedGame, u: number, li: number): Int32Array {
   return ts;
 }
 
-/** Controller from a won primal game where the controller moves second (Mealy semantics). */
+/** How a Mealy controller was chosen, for comparing extractions (see `extractMealyController`). */
+export interface ChoiceStats {
+  /** Transitions that keep every output while an obligation is pending although acting was possible. */
+  readonly idleWhilePending: number;
+  /** Transitions that change an output although nothing is pending. */
+  readonly busyWhileQuiet: number;
+}
+
+/** One winning way to answer an input class: a kept choice, or an equivalent option merged into it. */
+interface Candidate {
+  readonly target: number;
+  readonly output: Cube;
+  /** The assignment of the dimensions the move enumeration split on (the others do not matter here). */
+  readonly split: Cube;
+  /** Per output dimension: the option chosen (index into the dimension's options). */
+  readonly options: readonly number[];
+  /** Enumeration order: kept choices in order, each followed by its merged alternatives. */
+  readonly order: number;
+}
+
+/**
+ * Controller from a won primal game where the controller moves second (Mealy semantics).
+ *
+ * Per input class, among the winning choices (the kept ones, and the options merged into them as
+ * equivalent), in this order of preference (`ProgressOracle` says what is pending; docs/synthesis.md):
+ *  1. no step back: a move after which the open obligations are further from being met than
+ *     after idling (`ProgressOracle.distance`) ranks last;
+ *  2. when an obligation is pending (idling would leave one open): acting on more of the signals
+ *     the pending obligations concern; when nothing is pending: no preference here;
+ *  3. self-updates everywhere else: the fewest other non-self updates (no LLM call for signals
+ *     no pending obligation concerns, nor for any signal when nothing is pending);
+ *  4. fewer states: a successor that an existing state dominates;
+ *  5. the fewest steps until the open obligations can be met (`ProgressOracle.distance`);
+ *  6. enumeration order (self-updates first).
+ * Ranking 5 above 4 made the seed controllers 8 / 8 / 15 / 15 states instead of 5 / 4 / 7 / 6: it
+ * asks for everything pending at once, and each combination of open requests is a state.
+ * Without an oracle only 4 and 6 apply: the first winning choice, idling wherever the spec allows.
+ *
+ * Idle moves that the game cannot tell from acting ones (same successor) are listed in
+ * `equivalents`, for `actWhileWaiting` (waiting.ts).
+ */
 export function extractMealyController(
   game: SolvedGame,
   inputs: readonly string[],
   outputs: readonly string[],
   outputDims: readonly Dimension[],
   widen = true,
-): MealyMachine {
+  oracle?: ProgressOracle,
+  /** Rank the moves by progress (1–3 and 5 below); false: only 4 and 6, the first winning move. */
+  eager = true,
+): MealyMachine & { readonly choiceStats: ChoiceStats; readonly equivalents: ReadonlyMap<number, readonly Cube[]> } {
   const built = stateSet(game, true, widen);
+  const equivalents = new Map<number, readonly Cube[]>();
   const transitions: MealyTransition[] = [];
+  const optionOf = optionIndexer(outputDims);
+  let idleWhilePending = 0;
+  let busyWhileQuiet = 0;
   built.add(0);
   for (let s = 0; s < built.states.length; s++) {
     const u = built.states[s];
     const leaves = game.table.movesFor(activeOf(game.vectors[u]), () => {});
     leaves.forEach((leaf, li) => {
       const targets = leafTargets(game, u, li);
-      let pick = -1;
-      let pickState: number | undefined;
+      const candidates: Candidate[] = [];
       for (let k = 0; k < leaf.kept.length; k++) {
         const t = targets[k];
         if (!winning(game, t)) continue;
-        const existing = built.find(t);
-        if (pick < 0) pick = k;
-        if (existing !== undefined) {
-          pick = k;
-          pickState = existing;
-          break;
-        }
+        const part = leaf.choices[leaf.kept[k]].part;
+        const add = (cube: Cube) => {
+          const output = completeCube(cube, outputDims);
+          candidates.push({ target: t, output, split: part.cube, options: optionOf(output), order: candidates.length });
+        };
+        add(part.cube);
+        // Equivalent options merged into this choice: the same successor, other updates.
+        if (oracle) for (const same of part.merged) for (const option of same.slice(1)) add({ ...part.cube, ...option });
       }
-      if (pick < 0) throw new Error('internal: no safe choice in a winning position');
-      const to = pickState ?? built.add(targets[pick]);
-      const choice = leaf.choices[leaf.kept[pick]];
-      transitions.push({ from: s, input: leaf.part.cube, output: completeCube(choice.part.cube, outputDims), to });
+      if (candidates.length === 0) throw new Error('internal: no safe choice in a winning position');
+      const preferredOption = (c: Candidate, d: number) => c.options[d] === outputDims[d].preferred;
+      const idle = candidates.find((c) => c.options.every((_, d) => preferredOption(c, d)));
+      const pending = oracle ? (idle ? oracle.pending(idle.target) : candidates.some((c) => oracle.pending(c.target))) : false;
+      const concerned = new Set<number>();
+      if (oracle && pending) {
+        for (const d of oracle.concerned(u)) concerned.add(d);
+        for (const c of idle ? [idle] : candidates) for (const d of oracle.concerned(c.target)) concerned.add(d);
+      }
+      const idleDistance = oracle && idle ? oracle.distance(idle.target) : Infinity;
+      const key = (c: Candidate): number[] => {
+        let acting = 0;
+        let other = 0;
+        c.options.forEach((_, d) => {
+          if (preferredOption(c, d)) return;
+          if (pending && concerned.has(d)) acting++;
+          else other++;
+        });
+        const reuse = built.find(c.target) === undefined ? 1 : 0;
+        // Not eager: the first winning choice, one landing on an existing state first.
+        if (!oracle || !eager) return [reuse, c.order];
+        const dist = oracle.distance(c.target);
+        return [dist > idleDistance ? 1 : 0, -acting, other, reuse, dist, c.order];
+      };
+      const keys = candidates.map(key);
+      let best = 0;
+      for (let i = 1; i < candidates.length; i++) if (lexLess(keys[i], keys[best])) best = i;
+      const pick = candidates[best];
+      if (pending && idle !== undefined && pick === idle && candidates.some((c) => c.target !== idle.target)) idleWhilePending++;
+      if (!pending && pick.options.some((_, d) => !preferredOption(pick, d))) busyWhileQuiet++;
+      if (oracle && pick === idle && !oracle.empty(pick.target)) {
+        // Acting moves the game cannot tell from this idle one (the same successor): for
+        // `actWhileWaiting` (waiting.ts). Those of the other choices with the same target, of the
+        // options merged into this one, and of every option of a signal no guard mentions here.
+        const same = candidates.filter((c) => c !== pick && c.target === pick.target).map((c) => c.output);
+        const unsplit = outputDims.flatMap((d) =>
+          d.vars.some((v) => v in pick.split) ? [] : d.options.filter((_, o) => o !== d.preferred).map((option) => ({ ...pick.output, ...option })),
+        );
+        if (same.length + unsplit.length > 0) equivalents.set(transitions.length, [...same, ...unsplit]);
+      }
+      const to = built.find(pick.target) ?? built.add(pick.target);
+      transitions.push({ from: s, input: leaf.part.cube, output: pick.output, to });
     });
     // Inputs that break an invariant assumption: the spec holds vacuously from here on.
     const idle = completeCube({}, outputDims);
     for (const part of game.table.excludedFor(activeOf(game.vectors[u]), () => {}))
       transitions.push({ from: s, input: part.cube, output: idle, to: s });
   }
-  return { inputs, outputs, stateCount: built.states.length, initial: 0, transitions };
+  return { inputs, outputs, stateCount: built.states.length, initial: 0, transitions, choiceStats: { idleWhilePending, busyWhileQuiet }, equivalents };
+}
+
+function lexLess(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
+}
+
+/** The option each dimension takes in a complete output cube. */
+function optionIndexer(dims: readonly Dimension[]): (output: Cube) => number[] {
+  return (output) =>
+    dims.map((d) => {
+      const i = d.options.findIndex((o) => d.vars.every((v) => o[v] === output[v]));
+      if (i < 0) throw new Error('internal: an output cube matches no option of a dimension');
+      return i;
+    });
 }
 
 /**

@@ -28,6 +28,8 @@ import {
 } from './extract.js';
 import { type Mover, MoveTable, type SolvedGame, solveBounded, Timeout } from './game.js';
 import { solveOnTheFly } from './otf.js';
+import { progressOracle } from './progress.js';
+import { actWhileWaiting, type GuaranteeAutomaton, hasEventuality } from './waiting.js';
 import { completeCube, type Dimension, dimensionsFor } from './split.js';
 import { type Ucw, ucwFromTgba } from './ucw.js';
 
@@ -244,12 +246,34 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
  * whether the returned machine has passed it already (the caller checks it otherwise).
  */
 function minimizeController(spec: GameSpec, raw: MealyMachine, mode: SynthesisOptions['minimize']): { controller: MealyMachine; verified: boolean } {
-  const bisim = { controller: minimizeMealy(raw), verified: false };
+  // A controller from `realizable` is bisimulation-minimal already, and may have been minimized exactly.
+  const bisim = { controller: exactResults.has(raw) ? raw : minimizeMealy(raw), verified: false };
   if (mode === 'bisim') return bisim;
-  const budget = mode === 'exact' ? { ...DEFAULT_EXACT_BUDGET, maxStates: 40, maxClauses: 400_000 } : DEFAULT_EXACT_BUDGET;
-  const exact = exactMinimize(bisim.controller, budget);
+  const exact = exactOf(bisim.controller, mode);
   if (!exact || exact.stateCount >= bisim.controller.stateCount) return bisim;
   return verifyController(spec, exact).ok ? { controller: exact, verified: true } : bisim;
+}
+
+const exactBudget = (mode: SynthesisOptions['minimize']) =>
+  mode === 'exact' ? { ...DEFAULT_EXACT_BUDGET, maxStates: 40, maxClauses: 400_000 } : DEFAULT_EXACT_BUDGET;
+
+/**
+ * The states a bisimulation-minimal controller will have after `minimizeController` (assuming
+ * the exact result passes the check, as it does unless tslc has a bug): for choosing among
+ * extractions by the size the user gets.
+ */
+function minimizedSize(bisim: MealyMachine, mode: SynthesisOptions['minimize']): number {
+  if (mode === 'bisim') return bisim.stateCount;
+  return Math.min(bisim.stateCount, exactOf(bisim, mode)?.stateCount ?? Infinity);
+}
+
+/** Exact minimization results per bisimulation-minimal controller (and mode), computed once. */
+const exactResults = new WeakMap<MealyMachine, Map<SynthesisOptions['minimize'], MealyMachine | undefined>>();
+function exactOf(bisim: MealyMachine, mode: SynthesisOptions['minimize']): MealyMachine | undefined {
+  let byMode = exactResults.get(bisim);
+  if (!byMode) exactResults.set(bisim, (byMode = new Map()));
+  if (!byMode.has(mode)) byMode.set(mode, exactMinimize(bisim, exactBudget(mode)));
+  return byMode.get(mode);
 }
 
 /**
@@ -324,7 +348,8 @@ function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, w
       },
     };
     try {
-      const outcome = solveGame({ ...spec, guarantees: [g] }, { ...options, maxK: Math.min(options.maxK ?? 40, 8) }, want, sub);
+      // Only an "unrealizable" answer is used, so a controller for the probe would be thrown away.
+      const outcome = solveGame({ ...spec, guarantees: [g] }, { ...options, maxK: Math.min(options.maxK ?? 40, 8) }, { ...want, controller: false }, sub);
       budget.progress(`probe of an environment-only guarantee: ${outcome.verdict}`);
       if (outcome.verdict === 'unrealizable') return outcome;
     } catch (err) {
@@ -405,6 +430,9 @@ function mover(dims: Dimension[], merge: boolean): Mover {
  * Alarm_70523fbe (16 million, 5 states instead of 8 from the on-the-fly game).
  */
 const EXTRACTION_WORK = 20_000_000;
+
+/** Largest tableau per guarantee for acting while the spec waits (waiting.ts); larger: skipped. */
+const GUARANTEE_AUTOMATON_STATES = 300;
 
 /** Primal automata from this size on let the dual's K = 0 game go first (see probeDual). */
 const LARGE_PRIMAL_AUTOMATON = 100;
@@ -711,18 +739,82 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     return complete.status === 'win' ? complete : game;
   }
 
+  /**
+   * The guarantees alone, as a universal automaton (`I → g` per PRESET part and guarantee that
+   * has an eventuality, without assumptions), for `actWhileWaiting`; undefined when one has more
+   * than GUARANTEE_AUTOMATON_STATES states (the pass is then skipped).
+   */
+  function obligationsAutomaton(): GuaranteeAutomaton[] | undefined {
+    const parts = [...spec.preset.flatMap((p) => conjuncts(p.formula)), ...guaranteeList].filter(hasEventuality);
+    if (parts.length === 0) return undefined;
+    try {
+      return parts.map((g) => ({
+        // A size cap, not a time slice, so the controller is the same on every machine.
+        ucw: ucwFromTgba(
+          translateLtlSymbolic(not(implies(I, g)), new BddManager(), {
+            deadline: budget.deadline,
+            tick,
+            maxStates: GUARANTEE_AUTOMATON_STATES,
+            productOfConjuncts: false,
+          }),
+        ),
+        props: new Set([g, ...relevantAssumptions(g, assumptionList)].flatMap((f) => [...atoms(f)])),
+      }));
+    } catch (err) {
+      if (err instanceof TimeoutError && performance.now() < budget.deadline) return undefined;
+      throw err;
+    }
+  }
+
   function realizable(won: SolvedGame): GameOutcome {
     const stats = { K: won.K, automatonStates: won.table.ucw.stateCount, gamePositions: won.nodeCount };
     if (!want.controller) return { verdict: 'realizable', stats };
     const game = forExtraction(won);
     if (!mealy) return { verdict: 'realizable', controller: extractMooreController(game, inputs, outputs, outputDims), stats };
-    // Widened states (largest winning positions) give fewer states but may act on obligations
-    // that are not pending; keep the plain extraction when it is as small, since it makes fewer
-    // updates that are not self-updates (fewer LLM calls).
-    const idle = completeCube({}, outputDims);
-    const busy = (m: MealyMachine) => m.transitions.filter((t) => outputs.some((o) => t.output[o] !== idle[o])).length;
-    const candidates = [true, false].map((widen) => minimizeMealy(extractMealyController(game, inputs, outputs, outputDims, widen)));
-    candidates.sort((a, b) => a.stateCount - b.stateCount || busy(a) - busy(b));
-    return { verdict: 'realizable', controller: candidates[0], stats };
+    // Four extractions: widened states (largest winning positions, usually fewer states) or plain
+    // ones, choosing moves eagerly (progress toward pending obligations first, extract.ts) or
+    // lazily (the first winning move, as tslc did before); each then also acting while the spec
+    // waits (waiting.ts). Preferred in that order (eager and acting first), but none may be larger
+    // than the lazy controller: on the corpus, eager moves made a few controllers several times
+    // larger (Lights2_06e9cad4: 39 states instead of 8), while the seed tasks' got smaller.
+    const oracle = progressOracle(game, outputDims);
+    const extracted = (eager: boolean) => {
+      const both = [true, false].map((widen) => {
+        const { choiceStats, equivalents, ...raw } = extractMealyController(game, inputs, outputs, outputDims, widen, oracle, eager);
+        return { raw, equivalents, stats: choiceStats, machine: minimizeMealy(raw) };
+      });
+      both.sort(
+        (a, b) =>
+          a.machine.stateCount - b.machine.stateCount ||
+          a.stats.idleWhilePending - b.stats.idleWhilePending ||
+          a.stats.busyWhileQuiet - b.stats.busyWhileQuiet,
+      );
+      return both[0];
+    };
+    const eager = extracted(true);
+    const lazy = extracted(false);
+    // The lazy controller is the yardstick: the first candidate, in order of preference, that is
+    // no larger after minimization is kept (exact minimization only where the bisimulation
+    // quotient does not settle it). The guarantees' automata are built only when needed.
+    const limit = minimizedSize(lazy.machine, options.minimize);
+    const fits = (m: MealyMachine) => m.stateCount <= limit || minimizedSize(m, options.minimize) <= limit;
+    let waiting: GuaranteeAutomaton[] | undefined | null = null; // null: not built yet
+    let controller = lazy.machine;
+    for (const { raw, equivalents, machine } of [eager, lazy]) {
+      if (equivalents.size > 0) {
+        if (waiting === null) waiting = obligationsAutomaton();
+        const acting = waiting ? actWhileWaiting(raw, equivalents, waiting, tick) : raw;
+        const quotient = acting === raw ? undefined : minimizeMealy(acting);
+        if (quotient && fits(quotient)) {
+          controller = quotient;
+          break;
+        }
+      }
+      if (machine === lazy.machine || fits(machine)) {
+        controller = machine;
+        break;
+      }
+    }
+    return { verdict: 'realizable', controller, stats };
   }
 }

@@ -7,6 +7,16 @@ import { evalFinite } from '../monitor/helpers.js';
 import type { LogItem } from '../../src/audit/logs.js';
 
 const names = ['household', 'recipe', 'textworld'] as const;
+/**
+ * Rules that oblige the agent to do something (next, or eventually): a log cut short may rightly
+ * leave them unmet. Every other rule forbids something, and a log that stops breaks no prohibition.
+ */
+const obligations = new Set([
+  'lights-on-entering-bathroom', // X switchOn: entering obliges switching on
+  'crust-baked', 'crust-two-steps', 'bake-after-pour', 'cake-two-steps', 'fridge-two-steps', 'serve-after-fridge',
+  'eggs-returned', 'cream-returned', 'butter-returned',
+  'examine-after-take', 'knife-only-for-cutting',
+]);
 
 function load(name: (typeof names)[number]) {
   const files = ruleFiles(name);
@@ -35,6 +45,18 @@ describe('Appendix D rule sets and the synthetic log generator', () => {
       expect(violatedRules(name, base)).toEqual([]);
       for (const [rule, edit] of Object.entries(env.violations)) {
         expect(violatedRules(name, edit(base)), rule).toEqual([rule]);
+      }
+    });
+
+    it(`${name}: a log that ends right after any step of the compliant plan violates no prohibition under LTLf`, () => {
+      // A prohibition about "the next step" must use the weak next (`!X !p`): a log that ends there
+      // did not do the forbidden thing.
+      const env = environments[name];
+      let seed = 7;
+      const r = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+      const base = env.base(r);
+      for (let end = 1; end <= base.length; end++) {
+        expect(violatedRules(name, base.slice(0, end)).filter((rule) => !obligations.has(rule)), `cut after step ${end}`).toEqual([]);
       }
     });
 

@@ -91,6 +91,15 @@ describe('the adherence evaluation on the simulated model', () => {
     expect(text).toContain('Rothkopf, Zeng and Santolucito');
   });
 
+  it('counts no idle turn while an obligation is pending on the adventure task', async () => {
+    const report = await runEvaluation({ ...base, tasks: ['adventure'], games: 6, steps: 15 });
+    const row = report.rows[0];
+    expect(row.completed).toBe(6);
+    expect(row.idleTurns?.pending).toBeGreaterThan(60);
+    expect(row.idleTurns?.idle).toBe(0);
+    expect(formatReport(report)).toMatch(/\| idle turns while pending \|[\s\S]*\| adventure +\| TSL +\|.*\| 0 of \d+ +\|/);
+  });
+
   it('records games ended by LLM failures instead of judging them', async () => {
     const report = await runEvaluation({ ...base, games: 2, tasks: ['adventure'], model: 'sim:1?garbage=1' });
     const row = report.rows[0];
@@ -128,6 +137,17 @@ describe('the demo (npm start)', () => {
     expect(text.match(/── turn \d+ · controller state \d+ → \d+/g)).toHaveLength(4);
     expect(text).toMatch(/why: +state 0 → \d+: chose \[storyPassage <- toForest s\]/);
     expect(text).toMatch(/Procedural adherence: every choice/);
+  });
+
+  it('writes a passage on the first turn of every task (`tslc demo --task T --steps 3`)', async () => {
+    for (const task of ['adventure', 'forest', 'choices', 'all'] as const) {
+      const { code, text } = await demo({ task, steps: 3 });
+      expect(code, text).toBe(0);
+      const turns = text.split(/\n── turn /).slice(1);
+      expect(turns).toHaveLength(3);
+      expect(turns[0], `task ${task}, turn 1`).toMatch(/\npassage \(simulated\):\n {2}\S/);
+      expect(turns[0]).toMatch(/why: +state \d+ → \d+: chose \[storyPassage <- to[A-Z]\w* s\]/);
+    }
   });
 
   it('--interactive: a person picks the choices through stdin, and can quit', async () => {

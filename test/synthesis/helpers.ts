@@ -1,6 +1,9 @@
+import { progress } from '../../src/explain/progress.js';
+import { cubeMatches, type MealyMachine } from '../../src/game/mealy.js';
 import type { GameSpec, SignalGroup } from '../../src/game/spec.js';
+import { and, FALSE, type Formula } from '../../src/ltl/formula.js';
 import { parseFormula } from '../../src/ltl/parse.js';
-import type { Formula } from '../../src/ltl/formula.js';
+import type { TraceStep } from '../../src/synthesis/idle-turns.js';
 
 export interface SmallSpec {
   readonly ins: readonly string[];
@@ -46,4 +49,50 @@ export function rng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * Plays a Mealy controller against a random environment that never breaks INITIALLY or an
+ * assumption: each turn the input letters are tried in a seeded random order and the first one
+ * that, with the controller's answer, leaves the assumptions satisfiable by progression is played.
+ * Returns each game's steps (inputs and outputs per turn), for `idleTurns`.
+ */
+export function playWithinAssumptions(spec: GameSpec, machine: MealyMachine, games: number, turns: number, seed = 1): TraceStep[][] {
+  const random = rng(seed);
+  const inputs = spec.inputs.map((i) => i.name);
+  const letters = Array.from({ length: 1 << inputs.length }, (_, bits) => Object.fromEntries(inputs.map((name, i) => [name, ((bits >> i) & 1) === 1])));
+  const played: TraceStep[][] = [];
+  for (let game = 0; game < games; game++) {
+    let state = machine.initial;
+    let initially = and(...spec.initially.map((p) => p.formula));
+    let assumptions = and(...spec.assumptions.map((p) => p.formula));
+    const steps: TraceStep[] = [];
+    for (let turn = 0; turn < turns; turn++) {
+      const order = letters.map((_, i) => i);
+      for (let i = order.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [order[i], order[j]] = [order[j], order[i]];
+      }
+      let next: { step: TraceStep; to: number; initially: Formula; assumptions: Formula } | undefined;
+      for (const i of order) {
+        const letter = letters[i];
+        const t = machine.transitions.find((tr) => tr.from === state && cubeMatches(tr.input, (name) => letter[name] === true));
+        if (!t) throw new Error(`state ${state} has no transition for ${JSON.stringify(letter)}`);
+        const outputs = Object.fromEntries(machine.outputs.map((o) => [o, t.output[o] === true]));
+        const value = (name: string) => letter[name] === true || outputs[name] === true;
+        const i2 = turn === 0 ? progress(initially, value) : initially;
+        const a2 = progress(assumptions, value);
+        if (i2 === FALSE || a2 === FALSE) continue;
+        next = { step: { inputs: letter, outputs }, to: t.to, initially: i2, assumptions: a2 };
+        break;
+      }
+      if (!next) break;
+      steps.push(next.step);
+      state = next.to;
+      initially = next.initially;
+      assumptions = next.assumptions;
+    }
+    played.push(steps);
+  }
+  return played;
 }
