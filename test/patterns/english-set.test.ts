@@ -65,6 +65,16 @@ describe('the English sentence set', () => {
     });
   }
 
+  it('the equivalence check has teeth: weak and strong order differ, rewritings agree', () => {
+    expect(equivalentInfinite(parseLtl('!b W a'), parseLtl('!b U a'))).toBe(false);
+    expect(finiteDifference(parseLtl('!b W a'), parseLtl('!b U a'))).toEqual([[]]);
+    expect(equivalentInfinite(parseLtl('G (a -> !X F a)'), parseLtl('!F (a & X F a)'))).toBe(true);
+    expect(finiteDifference(parseLtl('G (a -> !X F a)'), parseLtl('!F (a & X F a)'))).toBeUndefined();
+    // Strong next differs from weak next only at the end of a finite trace.
+    expect(equivalentInfinite(parseLtl('G (a -> X !b)'), parseLtl('G (a -> !X b)'))).toBe(true);
+    expect(finiteDifference(parseLtl('G (a -> X !b)'), parseLtl('G (a -> !X b)'))).toEqual([['a']]);
+  });
+
   it('every paraphrase is a sentence that reads back to the same formula', () => {
     for (const e of data.sentences) {
       if (e.expect) continue;

@@ -1,36 +1,14 @@
 /**
- * LTL equivalence for tests, by automata rather than by string: over infinite traces, a ≡ b when
- * neither a ∧ ¬b nor ¬a ∧ b has an accepting run (src/automata's TGBA translation, then an SCC
- * check); over finite traces (LTLf, how shields and `--semantics ltlf` audits read rules), when the
- * two formulas' DFAs accept the same non-empty words (a product walk over every letter).
+ * LTL equivalence for the English tests, by automata rather than by string: over infinite traces
+ * with the shared conformance judge (test/support/equivalence.ts: product emptiness both ways,
+ * cross-checked on random lassos), and over finite traces (LTLf, how shields and `--semantics
+ * ltlf` audits read rules) by a product walk of the two formulas' DFAs over every letter.
  */
 import { fromSyntax } from '../../src/ltl/from-syntax.js';
-import { and, not } from '../../src/ltl/formula.js';
-import { stronglyConnectedComponents } from '../../src/automata/scc.js';
-import { translateLtl } from '../../src/automata/translate.js';
-import type { Tgba } from '../../src/automata/types.js';
 import type { LtlNode } from '../../runtime/ltl/syntax.js';
 import { LtlfDfa, allLetters } from '../../runtime/shield/dfa.js';
 import { TermStore } from '../../runtime/monitor/terms.js';
-
-function nonEmpty(t: Tgba): boolean {
-  const succ = (s: number) => t.edges[s].filter((e) => e.guard.kind !== 'false').map((e) => e.to);
-  const { comp } = stronglyConnectedComponents(t.stateCount, t.initial, succ);
-  const marks = new Map<number, Set<number>>();
-  const cyclic = new Set<number>();
-  for (let s = 0; s < t.stateCount; s++) {
-    if (comp[s] < 0) continue;
-    for (const e of t.edges[s]) {
-      if (e.guard.kind === 'false' || comp[e.to] !== comp[s]) continue;
-      cyclic.add(comp[s]);
-      let m = marks.get(comp[s]);
-      if (!m) marks.set(comp[s], (m = new Set()));
-      for (const k of e.marks) m.add(k);
-    }
-  }
-  for (const c of cyclic) if ((marks.get(c)?.size ?? 0) >= t.accSets) return true;
-  return false;
-}
+import { compareFormulas } from '../support/equivalence.js';
 
 function atomsOf(n: LtlNode, out: Set<string>): Set<string> {
   switch (n.op) {
@@ -57,11 +35,9 @@ function atomsOf(n: LtlNode, out: Set<string>): Set<string> {
   return out;
 }
 
-/** Infinite-trace equivalence. */
+/** Infinite-trace equivalence: the judge must prove it (a timeout or a difference is false). */
 export function equivalentInfinite(a: LtlNode, b: LtlNode): boolean {
-  const fa = fromSyntax(a);
-  const fb = fromSyntax(b);
-  return !nonEmpty(translateLtl(and(fa, not(fb)))) && !nonEmpty(translateLtl(and(not(fa), fb)));
+  return compareFormulas(fromSyntax(a), fromSyntax(b), { seed: 21 }).verdict === 'equivalent';
 }
 
 /** Finite-trace (LTLf) equivalence on non-empty traces; returns a distinguishing word when they differ. */
