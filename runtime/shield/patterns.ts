@@ -344,10 +344,16 @@ export function compileEnglish(sentence: string): PatternInstance {
 /** Slot placeholders used when unifying a formula with a template. */
 const HOLES: Record<string, keyof PatternSlots> = { __slot_p: 'p', __slot_s: 's', __slot_t: 't', __slot_q: 'q', __slot_r: 'r' };
 
+const holeTemplates = new Map<string, LtlNode | undefined>();
+
+/** A template with holes for its slots, parsed once (explanations try every pattern, scope and n). */
 function holeTemplate(d: PatternDef, scope: Scope, n: number | undefined): LtlNode | undefined {
+  const key = `${d.id}\u0000${scope}\u0000${n ?? ''}`;
+  if (holeTemplates.has(key)) return holeTemplates.get(key);
   const t = templateFor(d, scope, n);
-  if (!t) return undefined;
-  return parseLtl(t.replace(/\{([pstqr])\}/g, (_, k: string) => `__slot_${k}`));
+  const tree = t ? parseLtl(t.replace(/\{([pstqr])\}/g, (_, k: string) => `__slot_${k}`)) : undefined;
+  holeTemplates.set(key, tree);
+  return tree;
 }
 
 /** Structural matching with `&`/`|` treated as commutative; holes bind atoms consistently. */
