@@ -71,6 +71,12 @@ describe('forms and errors', () => {
     expect(t.english).toBe('garage never happens; and kitchen always holds; and bedroom eventually happens');
   });
 
+  it('a leading condition governs every consequence joined by "and"', () => {
+    const t = translateConstraint('if you enter the kitchen then never enter the garage and always stay in the bedroom', { vocabulary: HOME });
+    expect(equivalentInfinite(t.formula, parseLtl('G (kitchen -> G !garage) & G (kitchen -> G bedroom)'))).toBe(true);
+    expect(ltl('the garage must never be entered', HOME)).toBe('G !garage');
+  });
+
   it('keeps pattern-library sentences and their documented meaning', () => {
     const t = translateConstraint('call:refund only after result:verified');
     expect(t.via).toBe('pattern');

@@ -423,7 +423,9 @@ export function readClause(input: readonly Token[]): Clause {
       break;
     }
   }
-  return { ...flags, words: passive(toks, flags) };
+  // The passive reads modal words into `flags`, so it runs before the flags are copied.
+  const eventWords = passive(toks, flags);
+  return { ...flags, words: eventWords };
 }
 
 const PARTICIPLE = /^(\w+(ed|en)|done|made|seen|put|shut|left|run|gone|kept|held|taken|brought|sent|paid|found)$/;

@@ -352,7 +352,9 @@ function readCondition(ctx: Ctx, tokens: readonly Token[]): Reading | undefined 
   if (lead && !(lead === 'once' && tokens.length > 1 && tokens[1].w === ',')) {
     const parts = splitCondition(tokens.slice(lead.split(' ').length));
     if (!parts) throw new FormError(`cannot tell where "${lead} …" ends and the rule begins; put a comma after the condition`, 'response');
-    return response(ctx, clause(parts[0]), clause(parts[1]));
+    // "if A then never B and always C": the condition governs every consequence.
+    const readings = consequences(parts[1]).map((c) => response(ctx, clause(parts[0]), clause(c)));
+    return { form: 'response', formula: and(readings.map((r) => r.formula)) };
   }
   // "A means / implies B", "B requires A".
   for (const s of ['means that', 'means', 'implies that', 'implies', 'entails']) {
@@ -387,6 +389,12 @@ function readCondition(ctx: Ctx, tokens: readonly Token[]): Reading | undefined 
   return undefined;
 }
 
+/** A consequence split at "and" where a new clause starts ("never B and always C"). */
+function consequences(tokens: readonly Token[]): Token[][] {
+  const split = splitConjunction(tokens, (t) => SENTENCE_START.has(t.w) && t.w !== 'if' && t.w !== 'when' && t.w !== 'whenever');
+  return split ? [split[0], ...consequences(split[1])] : [[...tokens]];
+}
+
 const SENTENCE_START = new Set(['never', 'always', 'you', 'we', 'do', 'must', 'please', 'if', 'when', 'whenever', 'avoid', 'make', 'remember', 'also', 'only', 'once', 'after', 'before', 'eventually', 'dont']);
 
 /** Read one constraint sentence (tokens of a segment). */
@@ -402,8 +410,10 @@ export function readSentence(tokens: readonly Token[], scope: EventScope): Readi
       return e;
     }
   };
-  // "never A and always B": two constraints, when what follows "and" starts a clause of its own.
-  const split = splitConjunction(tokens, (t) => SENTENCE_START.has(t.w));
+  // "never A and always B": two constraints, when what follows "and" starts a clause of its own —
+  // but not after a leading condition, which governs everything after it.
+  const conditional = firstWord(tokens, [...CONDITION_WORDS, ...ORDER_BEFORE, 'first']) !== undefined;
+  const split = conditional ? undefined : splitConjunction(tokens, (t) => SENTENCE_START.has(t.w));
   if (split) {
     const r = attempt(() => both(split, scope));
     if (!(r instanceof FormError)) return r;
@@ -412,8 +422,8 @@ export function readSentence(tokens: readonly Token[], scope: EventScope): Readi
     () => readCondition(ctx, tokens) ?? readFollowedBy(ctx, tokens) ?? readOrdering(ctx, tokens) ?? readAfter(ctx, tokens) ?? simple(ctx, clause(tokens)),
   );
   if (!(r instanceof FormError)) return r;
-  // As a last resort, any "and" may separate two constraints.
-  const any = splitConjunction(tokens, () => true);
+  // As a last resort, any "and" may separate two constraints (not after a leading condition).
+  const any = conditional ? undefined : splitConjunction(tokens, () => true);
   if (any) {
     const r2 = attempt(() => both(any, scope));
     if (!(r2 instanceof FormError)) return r2;
