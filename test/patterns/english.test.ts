@@ -75,6 +75,8 @@ describe('forms and errors', () => {
     const t = translateConstraint('if you enter the kitchen then never enter the garage and always stay in the bedroom', { vocabulary: HOME });
     expect(equivalentInfinite(t.formula, parseLtl('G (kitchen -> G !garage) & G (kitchen -> G bedroom)'))).toBe(true);
     expect(ltl('the garage must never be entered', HOME)).toBe('G !garage');
+    expect(ltl('you should wash your hands immediately after entering the bathroom', ['wash_hands', 'bathroom'])).toBe('G (bathroom -> X wash_hands)');
+    expect(ltl('never enter the garage right after the kitchen', HOME)).toBe('G (kitchen -> !X garage)');
   });
 
   it('keeps pattern-library sentences and their documented meaning', () => {

@@ -318,7 +318,13 @@ function readAfter(ctx: Ctx, tokens: readonly Token[]): Reading | undefined {
   for (let i = 1; i < tokens.length - 1; i++) {
     if (tokens[i].w !== 'after' || tokens[i].quoted) continue;
     if (/^(that|this|it|wards)$/.test(tokens[i + 1].w)) continue;
-    if (/^(right|immediately|directly|straight|shortly|soon)$/.test(tokens[i - 1].w)) continue;
+    if (/^(right|immediately|directly|straight)$/.test(tokens[i - 1].w)) {
+      // "wash your hands immediately after entering the bathroom": the next step after the trigger.
+      if (i < 2) continue;
+      const x = clause(tokens.slice(0, i - 1));
+      return response(ctx, clause(tokens.slice(i + 1)), { ...x, timing: { kind: 'next' } });
+    }
+    if (/^(shortly|soon)$/.test(tokens[i - 1].w)) continue;
     const x = clause(tokens.slice(0, i));
     const y = clause(tokens.slice(i + 1));
     if (x.neg) {
