@@ -16,7 +16,7 @@
  * about the next step use the weak next (`!X B`), so they cannot fail because the trace ended.
  */
 import type { LtlNode } from '../../ltl/syntax.js';
-import { type Clause, ClauseError, findSeq, readClause, startsWithSeq, text } from './clause.js';
+import { type Clause, ClauseError, findSeq, readClause, startsWithSeq } from './clause.js';
 import { EventError, type EventScope, type EventSet, itemsOf, readEvent } from './event.js';
 import type { Token } from './words.js';
 
@@ -456,6 +456,3 @@ function both([left, right]: [Token[], Token[]], scope: EventScope): Reading {
   return { form: a.form, formula: and([a.formula, b.formula]) };
 }
 
-export function describeTokens(tokens: readonly Token[]): string {
-  return text(tokens);
-}
