@@ -48,6 +48,10 @@ export interface CompileRequest {
   readonly importRoot?: string;
   /** The back end (`--synthesizer`); default: the builtin engine. Its controller is re-verified here. */
   readonly synthesizer?: ControllerSynthesizer;
+  /** Texts of spec files the caller already has (in memory, or read for a cache), by path. */
+  readonly sources?: ReadonlyMap<string, string>;
+  /** Sees each file a spec imports, with its text. */
+  readonly onImport?: (path: string, text: string) => void;
 }
 
 /** What a back end answers; `backend` names it in the module's metadata. */
@@ -74,6 +78,8 @@ export type CompileOutcome =
       readonly spec: GameSpec;
       /** Which back end synthesized it (`builtin`, `ltlsynt`, …). */
       readonly backend: string;
+      /** What the module records about its origin (spec hash, tool version, `verified: true`). */
+      readonly metadata: ControllerMetadata;
     }
   | { readonly kind: 'unrealizable'; readonly name: string; readonly seconds: number }
   | { readonly kind: 'unknown'; readonly name: string; readonly reason: string; readonly seconds: number };
@@ -90,9 +96,9 @@ export async function compileSpecs(request: CompileRequest): Promise<CompileOutc
   const texts: string[] = [];
   const games: GameSpec[] = [];
   for (const file of request.files) {
-    const text = readText(file);
+    const text = request.sources?.get(file) ?? readText(file);
     texts.push(text);
-    const game = await loadGame(file, { text, onWarning: request.onWarning, importRoot: request.importRoot });
+    const game = await loadGame(file, { text, onWarning: request.onWarning, importRoot: request.importRoot, onImport: request.onImport });
     if (!game.tslSignals)
       throw new UserError(error(`${file}: only TSL specifications can be compiled to controllers`, undefined, 'compile-format'));
     games.push(game);
@@ -119,7 +125,7 @@ export async function compileSpecs(request: CompileRequest): Promise<CompileOutc
   const source = emitControllerModule(table, metadata, {
     runtimeImport: request.runtimeImport ?? defaultRuntimeImport(request.outDir),
   });
-  return { kind: 'ok', name, outPath, source, stateCount: machine.stateCount, seconds: result.seconds, machine, spec, backend: result.backend };
+  return { kind: 'ok', name, outPath, source, stateCount: machine.stateCount, seconds: result.seconds, machine, spec, backend: result.backend, metadata };
 }
 
 /**

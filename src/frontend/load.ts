@@ -6,7 +6,7 @@
  * diagnostic; an unknown extension is one too.
  */
 import { extname } from 'node:path';
-import { readUserFile, registerSource } from '../cli/io.js';
+import { readUserFile, registerSource } from '../diagnostics/sources.js';
 import { error, type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import type { GameSpec } from '../game/spec.js';
 
@@ -23,6 +23,8 @@ export interface LoadOptions {
   readonly importRoot?: string;
   /** The largest file a TSL import may read, in bytes (default 1 MiB). */
   readonly maxImportBytes?: number;
+  /** Sees each file a TSL spec imports, with its text (watchers and caches depend on them). */
+  readonly onImport?: (path: string, text: string) => void;
 }
 
 export const SPEC_EXTENSIONS = ['.tsl', '.tlsf'] as const;
@@ -42,7 +44,10 @@ export async function loadGame(path: string, options: LoadOptions = {}): Promise
       names: options.names,
       importRoot: options.importRoot,
       maxImportBytes: options.maxImportBytes,
-      onImport: registerSource,
+      onImport: (file, imported) => {
+        registerSource(file, imported);
+        options.onImport?.(file, imported);
+      },
     });
     for (const d of loaded.diagnostics) options.onWarning?.(d);
     return loaded.game;
