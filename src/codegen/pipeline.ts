@@ -19,6 +19,7 @@ import { synthesize } from '../synthesis/index.js';
 import { formatCounterexample, verifyController } from '../verify/index.js';
 import { atoms } from '../ltl/formula.js';
 import { composeGames } from './compose.js';
+import { CodegenVerificationError } from './errors.js';
 import { emitControllerModule } from './emit.js';
 import { controllerNameProblem, pascalCase, suggestControllerName } from './identifiers.js';
 import { inferSignalTypes } from './signal-types.js';
@@ -26,13 +27,7 @@ import { buildControllerTable } from './table.js';
 
 export const SYNTHESIZER = 'tslc bounded synthesis';
 
-/** A controller failed independent verification: a bug in tslc; nothing is written. */
-export class CodegenVerificationError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CodegenVerificationError';
-  }
-}
+export { CodegenVerificationError };
 
 export interface CompileRequest {
   /** Spec files; more than one are composed into one controller. */

@@ -8,7 +8,7 @@
  * `adventure.d.tsl.ts`, the name TypeScript reads for `import … from './adventure.tsl'` under
  * `allowArbitraryExtensions`; the JavaScript is what the plugin hands the bundler.
  */
-import { CodegenVerificationError } from './pipeline.js';
+import { CodegenVerificationError } from './errors.js';
 
 type Ts = typeof import('ts-morph').ts;
 let typescript: Ts | undefined;

@@ -26,6 +26,11 @@ export function registerSource(path: string, text: string): void {
   sources.set(path, text);
 }
 
+/** Whether a file's text is known (read by a front end, or registered). */
+export function hasSource(path: string): boolean {
+  return sources.has(path);
+}
+
 /** Each diagnostic, and each of its notes, with the source line of the file it points into. */
 export function renderDiagnostics(diagnostics: readonly Diagnostic[]): string {
   const render = (d: Diagnostic): string =>

@@ -13,7 +13,7 @@ import { dirname, relative } from 'node:path';
 import { type Diagnostic, UserError } from '../../diagnostics/diagnostic.js';
 import { compile, type CompileOptions, type FileText } from '../../api/compile.js';
 import type { SynthesizerName } from '../../api/inputs.js';
-import { CodegenVerificationError } from '../../codegen/pipeline.js';
+import { CodegenVerificationError } from '../../codegen/errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { importRootArg, renderDiagnostics } from '../io.js';
 
