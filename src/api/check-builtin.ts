@@ -112,15 +112,26 @@ async function checkComposed(sources: readonly SpecSource[], options: CheckOptio
   const label = sources.map(pathOf).join(' + ');
   options.onStart?.(label, 'composed');
   const { loadComposed } = await import('./load.js');
+  const { FrontEndTimeout } = await import('../frontend/load.js');
   const { synthesizeController, checkRealizability } = await import('../synthesis/index.js');
-  // Each file's warnings were reported with its own verdict.
-  const spec = await loadComposed(sources, options, () => undefined);
   const started = performance.now();
+  // Loading the files again counts against the composed check's time (a TLSF file may expand slowly).
+  const deadline = started + timeoutMs;
+  let spec: GameSpec | undefined;
+  try {
+    // Each file's warnings were reported with its own verdict.
+    spec = await loadComposed(sources, { ...options, deadline }, () => undefined);
+  } catch (err) {
+    if (!(err instanceof FrontEndTimeout)) throw err;
+  }
+  const remainingMs = Math.max(1, deadline - performance.now());
   let solved: { verdict: Verdict; reason?: string; states?: number };
-  if (options.states !== false) {
-    const r = synthesizeController(spec, { timeoutMs });
+  if (!spec) solved = { verdict: 'unknown', reason: 'timeout' };
+  else if (options.states !== false) {
+    const r = synthesizeController(spec, { timeoutMs: remainingMs });
     solved = r.verdict === 'realizable' ? { verdict: r.verdict, states: r.controller.stateCount } : r;
-  } else solved = checkRealizability(spec, { timeoutMs });
+  } else solved = checkRealizability(spec, { timeoutMs: remainingMs });
   const seconds = (performance.now() - started) / 1000;
-  return verdictOf(label, { verdict: solved.verdict, seconds, states: solved.states, reason: solved.reason }, async () => spec, options, timeoutMs);
+  const composed = spec;
+  return verdictOf(label, { verdict: solved.verdict, seconds, states: solved.states, reason: solved.reason }, async () => composed!, options, timeoutMs);
 }

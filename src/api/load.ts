@@ -8,10 +8,15 @@ import type { GameSpec } from '../game/spec.js';
 import type { FormulaSpec, ReadOptions, SpecSource } from './inputs.js';
 import { isFormula, pathOf, textOf } from './inputs.js';
 
+/** When loading must stop (a `performance.now()` time): it throws `FrontEndTimeout` past it. */
+export interface Deadline {
+  readonly deadline?: number;
+}
+
 /** Loads one source or formula; `dependencies` receives every imported file's path. */
 export async function loadSource(
   input: SpecSource | FormulaSpec,
-  options: ReadOptions,
+  options: ReadOptions & Deadline,
   onWarning: (d: Diagnostic) => void,
   dependencies?: Set<string>,
 ): Promise<GameSpec> {
@@ -23,13 +28,14 @@ export async function loadSource(
     params: options.params,
     onWarning,
     onImport: (path) => dependencies?.add(path),
+    deadline: options.deadline,
   });
 }
 
 /** The conjunction of several sources (one source is itself); named `a ∧ b` as the CLI names it. */
 export async function loadComposed(
   sources: readonly SpecSource[],
-  options: ReadOptions,
+  options: ReadOptions & Deadline,
   onWarning: (d: Diagnostic) => void,
   dependencies?: Set<string>,
 ): Promise<GameSpec> {

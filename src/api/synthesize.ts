@@ -22,7 +22,7 @@ export interface SynthesizeOptions extends SolveOptions {
 export type SynthesizeResult = Outcome & { readonly seconds: number; readonly backend: string; readonly spec?: GameSpec } & (
     | { readonly verdict: 'realizable'; readonly spec: GameSpec; readonly controller: MealyMachine; readonly stats?: SynthesisStats }
     | { readonly verdict: 'unrealizable'; readonly spec: GameSpec; readonly counterstrategy?: Counterstrategy }
-    | { readonly verdict: 'unknown'; readonly spec: GameSpec; readonly reason: string }
+    | { readonly verdict: 'unknown'; readonly reason: string }
     | { readonly verdict: 'error' }
   );
 
@@ -34,10 +34,19 @@ export async function synthesize(input: SpecSource | FormulaSpec, options: Synth
   return catchingUserErrors(
     async (): Promise<SynthesizeResult> => {
       const timeoutMs = timeoutMsOf(options.timeout);
-      const spec = await loadSource(input, options, (d) => warnings.push(d));
+      // Whatever loading the spec takes comes out of the same budget (a TLSF file may expand slowly).
+      const deadline = performance.now() + timeoutMs;
+      const { FrontEndTimeout } = await import('../frontend/load.js');
+      let spec: GameSpec;
+      try {
+        spec = await loadSource(input, { ...options, deadline }, (d) => warnings.push(d));
+      } catch (err) {
+        if (!(err instanceof FrontEndTimeout)) throw err;
+        return { verdict: 'unknown', reason: 'timeout', seconds: timeoutMs / 1000, backend: 'builtin', errors: [], warnings, exitCode: ExitCode.unknown };
+      }
       if (options.synthesizer !== undefined && options.synthesizer !== 'builtin') return synthesizeExternally(spec, options, timeoutMs, warnings);
       const { synthesize: solve } = await import('../synthesis/index.js');
-      const r = solve(spec, { timeoutMs, onProgress: options.onProgress });
+      const r = solve(spec, { timeoutMs: Math.max(1, deadline - performance.now()), onProgress: options.onProgress });
       const base = { spec, seconds: r.seconds, backend: 'builtin', errors: [], warnings };
       if (r.verdict === 'realizable') return { ...base, verdict: 'realizable', controller: r.controller, stats: r.stats, exitCode: ExitCode.ok };
       if (r.verdict === 'unrealizable') return { ...base, verdict: 'unrealizable', counterstrategy: r.counterstrategy, exitCode: ExitCode.failure };

@@ -25,6 +25,19 @@ export interface LoadOptions {
   readonly maxImportBytes?: number;
   /** Sees each file a TSL spec imports, with its text (watchers and caches depend on them). */
   readonly onImport?: (path: string, text: string) => void;
+  /**
+   * A `performance.now()` time after which loading gives up with `FrontEndTimeout` (TLSF
+   * parameters, definitions and big operators can expand for a long time).
+   */
+  readonly deadline?: number;
+}
+
+/** Loading passed `LoadOptions.deadline`; callers report `unknown (timeout)`. */
+export class FrontEndTimeout extends Error {
+  constructor() {
+    super('the specification was still being expanded when the time ran out');
+    this.name = 'FrontEndTimeout';
+  }
 }
 
 export const SPEC_EXTENSIONS = ['.tsl', '.tlsf'] as const;
@@ -53,7 +66,15 @@ export async function loadGame(path: string, options: LoadOptions = {}): Promise
     return loaded.game;
   }
   const { loadTlsfGame } = await import('../tlsf/index.js');
-  return loadTlsfGame(path, text, { params: options.params });
+  const deadline = options.deadline;
+  const poll =
+    deadline === undefined
+      ? undefined
+      : () => {
+          if (performance.now() > deadline) throw new FrontEndTimeout();
+        };
+  if (poll) poll();
+  return loadTlsfGame(path, text, { params: options.params, poll });
 }
 
 /** A game from a Spot-syntax formula and the input/output split (`--ltl … --ins … --outs …`). */

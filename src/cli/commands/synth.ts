@@ -49,7 +49,8 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   if (result.warnings.length > 0) process.stderr.write(renderDiagnostics(result.warnings) + '\n');
   if (result.verdict === 'error' && result.spec === undefined) throw new UserError(result.errors);
   if (result.errors.length > 0) process.stderr.write(renderDiagnostics(result.errors) + '\n');
-  const name = result.spec!.name;
+  // A spec the front end could not finish expanding in time has no name of its own yet.
+  const name = result.spec?.name ?? String(file ?? '<formula>');
   const emit = (text: string) => {
     if (args.output) writeFileSync(String(args.output), text);
     else process.stdout.write(text);
