@@ -79,6 +79,6 @@ export async function loadGame(path: string, options: LoadOptions = {}): Promise
 
 /** A game from a Spot-syntax formula and the input/output split (`--ltl … --ins … --outs …`). */
 export async function loadLtlGame(formula: string, ins: readonly string[], outs: readonly string[]): Promise<GameSpec> {
-  const { ltlGame } = await import('../ltl/game-from-ltl.js');
+  const { ltlGame } = await import('./game-from-ltl.js');
   return ltlGame(formula, [...ins], [...outs], { name: 'formula' });
 }

@@ -5,7 +5,7 @@
  */
 import { UserError } from '../../diagnostics/diagnostic.js';
 import type { Expr, Loc, TslAst } from '../../tsl/ast.js';
-import { writeOut } from '../../tsl/cli-support.js';
+import { writeOut } from '../tsl-support.js';
 import { parse } from '../../api/parse.js';
 import { ExitCode } from '../exit-codes.js';
 
