@@ -13,7 +13,7 @@ import type { Cube, MealyMachine } from '../game/mealy.js';
 import { cubeMatches } from '../game/mealy.js';
 import type { GameSpec, SpecPart } from '../game/spec.js';
 import { and, type Formula } from '../ltl/formula.js';
-import { progress, statusOf } from './progress.js';
+import { progress, statusOf } from '../ltl/progress.js';
 import { describeInputs, describeOutputs, partLocation, partText, vocabulary } from './words.js';
 
 export type Valuation = Readonly<Record<string, boolean>>;

@@ -10,7 +10,7 @@ import type { GameSpec, SpecPart } from '../game/spec.js';
 import type { MealyMachine } from '../game/mealy.js';
 import type { Formula } from '../ltl/formula.js';
 import { completeOutput, mealyModel, type Valuation } from './counterplay.js';
-import { progress, statusOf } from './progress.js';
+import { progress, statusOf } from '../ltl/progress.js';
 import { describeInputs, describeOutputs, partLocation, partText, vocabulary } from './words.js';
 
 export interface PlayIO {

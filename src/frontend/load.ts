@@ -6,7 +6,7 @@
  * diagnostic; an unknown extension is one too.
  */
 import { extname } from 'node:path';
-import { readUserFile, registerSource } from '../cli/io.js';
+import { readUserFile, registerSource } from '../diagnostics/sources.js';
 import { error, type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import type { GameSpec } from '../game/spec.js';
 
@@ -23,6 +23,21 @@ export interface LoadOptions {
   readonly importRoot?: string;
   /** The largest file a TSL import may read, in bytes (default 1 MiB). */
   readonly maxImportBytes?: number;
+  /** Sees each file a TSL spec imports, with its text (watchers and caches depend on them). */
+  readonly onImport?: (path: string, text: string) => void;
+  /**
+   * A `performance.now()` time after which loading gives up with `FrontEndTimeout` (TLSF
+   * parameters, definitions and big operators can expand for a long time).
+   */
+  readonly deadline?: number;
+}
+
+/** Loading passed `LoadOptions.deadline`; callers report `unknown (timeout)`. */
+export class FrontEndTimeout extends Error {
+  constructor() {
+    super('the specification was still being expanded when the time ran out');
+    this.name = 'FrontEndTimeout';
+  }
 }
 
 export const SPEC_EXTENSIONS = ['.tsl', '.tlsf'] as const;
@@ -42,17 +57,28 @@ export async function loadGame(path: string, options: LoadOptions = {}): Promise
       names: options.names,
       importRoot: options.importRoot,
       maxImportBytes: options.maxImportBytes,
-      onImport: registerSource,
+      onImport: (file, imported) => {
+        registerSource(file, imported);
+        options.onImport?.(file, imported);
+      },
     });
     for (const d of loaded.diagnostics) options.onWarning?.(d);
     return loaded.game;
   }
   const { loadTlsfGame } = await import('../tlsf/index.js');
-  return loadTlsfGame(path, text, { params: options.params });
+  const deadline = options.deadline;
+  const poll =
+    deadline === undefined
+      ? undefined
+      : () => {
+          if (performance.now() > deadline) throw new FrontEndTimeout();
+        };
+  if (poll) poll();
+  return loadTlsfGame(path, text, { params: options.params, poll });
 }
 
 /** A game from a Spot-syntax formula and the input/output split (`--ltl … --ins … --outs …`). */
 export async function loadLtlGame(formula: string, ins: readonly string[], outs: readonly string[]): Promise<GameSpec> {
-  const { ltlGame } = await import('../ltl/game-from-ltl.js');
+  const { ltlGame } = await import('./game-from-ltl.js');
   return ltlGame(formula, [...ins], [...outs], { name: 'formula' });
 }

@@ -14,6 +14,8 @@ import { type ReportInput, renderReport } from './html.js';
 export interface LoadSpecsOptions {
   /** TSL imports only from inside this directory (`--import-root`). */
   readonly importRoot?: string;
+  /** A `performance.now()` time after which loading stops with `FrontEndTimeout`. */
+  readonly deadline?: number;
 }
 
 export interface BuildReportOptions extends LoadSpecsOptions {
@@ -21,7 +23,7 @@ export interface BuildReportOptions extends LoadSpecsOptions {
 }
 
 export async function loadSpecs(files: readonly string[], options: LoadSpecsOptions = {}): Promise<GameSpec> {
-  const games = await Promise.all(files.map((f) => loadGame(f, { importRoot: options.importRoot })));
+  const games = await Promise.all(files.map((f) => loadGame(f, { importRoot: options.importRoot, deadline: options.deadline })));
   const name = games.map((g) => g.name).join(' ∧ ');
   return games.length === 1 ? games[0] : composeGames(name, games);
 }

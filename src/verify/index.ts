@@ -16,7 +16,7 @@ import { type SymbolicTgba, translateLtlSymbolic } from '../automata/translate.j
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
 import { type GameSpec, inputNames, outputNames, specFormula } from '../game/spec.js';
 import { type Formula, not } from '../ltl/formula.js';
-import { simplify } from '../ltl/simplify.js';
+import { simplify } from '../automata/simplify.js';
 
 export interface ControllerStep {
   readonly state: number;

@@ -3,7 +3,7 @@
  * the file, `--check` only reports whether it is already formatted (exit 1 if not).
  */
 import { writeFileSync } from 'node:fs';
-import { readTslFile, writeOut } from '../../tsl/cli-support.js';
+import { readTslFile, writeOut } from '../tsl-support.js';
 import { formatTsl } from '../../tsl/format.js';
 import { parseTsl } from '../../tsl/parse.js';
 import { ExitCode } from '../exit-codes.js';

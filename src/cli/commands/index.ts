@@ -46,7 +46,8 @@ export const commands: readonly CommandSpec[] = [
         .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'output directory' })
         .option('as', { type: 'string', describe: 'compose all files (conjunction) into one controller with this name' })
         .option('check', { type: 'boolean', default: false, describe: 'write nothing; exit 1 if a module is missing or stale' })
-        .option('watch', { type: 'boolean', default: false, describe: 'recompile whenever a spec changes' })
+        .option('watch', { type: 'boolean', default: false, describe: 'recompile whenever a spec or a file it imports changes (survives editors that save by rename)' })
+        .option('dts', { type: 'boolean', default: false, describe: "also write <spec>.d.tsl.ts beside each spec: types for `import … from './spec.tsl'` (TypeScript's allowArbitraryExtensions)" })
         .option('runtime-import', { type: 'string', describe: 'module specifier of the runtime (default tslc/runtime)' })
         .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP })
         .option('timeout', { type: 'number', default: 60, describe: 'synthesis time limit per controller, seconds' })
@@ -156,13 +157,17 @@ export const commands: readonly CommandSpec[] = [
   },
   {
     command: 'explain-ltl [text]',
-    describe: 'Explain an LTL formula in plain English (pattern sentences); --english: a pattern sentence to LTL',
+    describe: 'Explain an LTL formula in plain English; --english: an English constraint sentence to LTL, with its paraphrase',
     builder: (y) =>
       y
-        .positional('text', { type: 'string', describe: "a Spot-syntax formula, e.g. 'G(\"call:pay\" -> F \"call:confirm\")'" })
-        .option('english', { type: 'boolean', default: false, describe: 'read TEXT as an English pattern sentence and print its LTL' })
+        .positional('text', { type: 'string', describe: "a Spot-syntax formula, e.g. 'G(\"call:pay\" -> F \"call:confirm\")', or a sentence with --english" })
+        .option('english', { type: 'boolean', default: false, describe: 'read TEXT as an English constraint (offline translator) and print its LTL and paraphrase' })
+        .option('props', { type: 'string', array: true, describe: 'with --english: the propositions phrases must ground to, comma-separated (living_room,bathroom,…)' })
+        .option('rules', { type: 'string', array: true, describe: 'with --english: ground to the propositions (and labels) of this rules file' })
+        .option('model', { type: 'string', describe: "with --english: let this model (as TSLC_MODEL: 'sim', 'openai:<model>', …; empty = TSLC_MODEL) translate what the offline translator cannot" })
         .option('patterns', { type: 'boolean', default: false, describe: 'list the pattern library' })
-        .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+        .option('json', { type: 'boolean', default: false, describe: 'print JSON ({ ltl, english, … })' })
+        .example("tslc explain-ltl --english 'you have to enter the living room before the bathroom' --props living_room,bathroom", 'an order constraint, grounded and paraphrased'),
     load: () => import('./explain-ltl.js'),
   },
   {

@@ -5,13 +5,15 @@
  */
 import { UserError } from '../../diagnostics/diagnostic.js';
 import type { Expr, Loc, TslAst } from '../../tsl/ast.js';
-import { readTslFile, writeOut } from '../../tsl/cli-support.js';
-import { parseTsl } from '../../tsl/parse.js';
+import { writeOut } from '../tsl-support.js';
+import { parse } from '../../api/parse.js';
 import { ExitCode } from '../exit-codes.js';
 
 export async function run(args: Record<string, unknown>): Promise<number> {
-  const { file, text } = readTslFile(args);
-  const ast = parseTsl(file, text);
+  const file = String(args.file);
+  const parsed = await parse(file);
+  if (!parsed.ast) throw new UserError(parsed.errors);
+  const ast = parsed.ast;
   const keepLocations = Boolean(args.locations);
   const replacer = (key: string, value: unknown) => {
     if (key === 'paren') return undefined;
