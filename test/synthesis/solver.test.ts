@@ -122,8 +122,8 @@ describe('spec shapes the solver rewrites before playing', () => {
     expect(r.stats.automatonStates).toBe(0);
     expect(checkControllerAgainst(spec, r.controller)).toEqual([]);
     // Without the check (it waits until solving has taken a while): the same verdict from the
-    // games, and a controller that is just as correct.
-    const plain = synthesize(spec, { timeoutMs: 10_000, checksAfterMs: 60_000 });
+    // bounded games, and a controller that is just as correct.
+    const plain = synthesize(spec, { timeoutMs: 10_000, checksAfterMs: 60_000, route: 'bounded' });
     expect(plain.verdict).toBe('realizable');
     if (plain.verdict !== 'realizable') return;
     expect(plain.stats.K).toBeGreaterThan(0);
