@@ -251,9 +251,16 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     if (err instanceof Timeout || err instanceof TimeoutError) return { verdict: 'unknown', reason: 'timeout', seconds: seconds() };
     if (err instanceof StoppedEarly) return { verdict: 'unknown', reason: STOPPED_EARLY, seconds: seconds() };
     if (err instanceof ControllerTooLarge) return { verdict: 'unknown', reason: CONTROLLER_TOO_LARGE, seconds: seconds() };
+    // The automata and the checks walk formulas recursively: thousands of nested operators (a
+    // TLSF `X[3000] p`) exhaust the stack somewhere below. The walk was only reading the spec, so
+    // the solver answers `unknown` instead of an internal error.
+    if (err instanceof RangeError && /call stack/i.test(err.message)) return { verdict: 'unknown', reason: NESTED_TOO_DEEPLY, seconds: seconds() };
     throw err;
   }
 }
+
+/** The `unknown` reason when the formulas are nested too deeply for the recursive algorithms. */
+export const NESTED_TOO_DEEPLY = 'the formula is nested too deeply for the solver (stack exhausted)';
 
 /** The machine with every output cube complete (see `run`); the same object if it is already. */
 function withCompleteOutputs(m: MealyMachine, spec: GameSpec): MealyMachine {
