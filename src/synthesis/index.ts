@@ -396,7 +396,10 @@ function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, w
       budget.progress(`probe of an environment-only guarantee: ${outcome.verdict}`);
       if (outcome.verdict === 'unrealizable') return outcome;
     } catch (err) {
-      if (!(err instanceof ProbeTimeout)) throw err;
+      // The probe's slice ran out: its own tick, or a translation given the slice as deadline
+      // (which used to escape as a timeout of the whole spec when the probe ran early).
+      const sliceOver = (err instanceof TimeoutError || err instanceof Timeout) && performance.now() < budget.deadline;
+      if (!(err instanceof ProbeTimeout) && !sliceOver) throw err;
     }
   }
   return undefined;
