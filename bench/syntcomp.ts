@@ -300,7 +300,9 @@ export function report(rows: readonly Row[], theirs: (r: Row) => Run | undefined
         ]
       : []),
     '',
-    `- Where ltlsynt needs < 0.05 s (${quick.length} specs), tslc's median wall is ${fmt(median(quick.map((r) => r.tslc!.wall)) * 1000, 0)} ms against \`node -e 0\`'s ${fmt(c.nodeFloor * 1000, 0)} ms (${fmt(c.nodeBefore * 1000, 0)} before the run, ${fmt(c.nodeAfter * 1000, 0)} after, median of 15 spawns each): **${fmt((median(quick.map((r) => r.tslc!.wall)) - c.nodeFloor) * 1000, 0)} ms** above Node's own start.`,
+    quick.length === 0
+      ? `- No spec that both decide took ltlsynt < 0.05 s; \`node -e 0\` took ${fmt(c.nodeFloor * 1000, 0)} ms (${fmt(c.nodeBefore * 1000, 0)} before the run, ${fmt(c.nodeAfter * 1000, 0)} after, median of 15 spawns each).`
+      : `- Where ltlsynt needs < 0.05 s (${quick.length} specs), tslc's median wall is ${fmt(median(quick.map((r) => r.tslc!.wall)) * 1000, 0)} ms against \`node -e 0\`'s ${fmt(c.nodeFloor * 1000, 0)} ms (${fmt(c.nodeBefore * 1000, 0)} before the run, ${fmt(c.nodeAfter * 1000, 0)} after, median of 15 spawns each): **${fmt((median(quick.map((r) => r.tslc!.wall)) - c.nodeFloor) * 1000, 0)} ms** above Node's own start.`,
     states.length > 0
       ? `- Controller states where both built one (${states.length} specs): median tslc ${median(states.map((r) => r.tslc!.states!))}, ltlsynt ${median(states.map((r) => theirs(r)!.states!))} (\`ltlsynt --tlsf=FILE\`, default options); tslc smaller on ${states.filter((r) => r.tslc!.states! < theirs(r)!.states!).length}, equal on ${states.filter((r) => r.tslc!.states! === theirs(r)!.states!).length}, larger on ${states.filter((r) => r.tslc!.states! > theirs(r)!.states!).length}.`
       : `- Controller states of ltlsynt: not measured (run with \`--states\`).`,
