@@ -20,7 +20,7 @@ import * as ltl from '../ltl/formula.js';
 import { comparisonOf, liaUnsat, linearOf, numericSignals } from './lia.js';
 import { type Constraint, linear } from './omega.js';
 import { ufUnsat } from './congruence.js';
-import { type TAtom, type TLiteral, atomSignals, atTime, fromTermData, predicateText, shiftBack, termText } from './terms.js';
+import { type TAtom, type TLiteral, atomKey, atomSignals, atTime, fromTermData, predicateText, shiftBack, termText } from './terms.js';
 
 export interface DeriveOptions {
   /** Largest consistency clause, in literals (default 3; every size when a cluster has ≤ 4 predicates). */
@@ -98,9 +98,18 @@ export function deriveTheoryAssumptions(game: GameSpec, theory: TheoryName, opti
     .filter((p) => isTheoryAtom(p.atom));
   if (preds.length === 0) return { parts, exhaustive, queries, milliseconds: performance.now() - started };
 
+  // Many candidate facts ask the same question (a precondition's own consistency, above all).
+  const memo = new Map<string, boolean>();
   const unsat = (lits: readonly TLiteral[], extra: readonly Constraint[] = []): boolean => {
+    const key = extra.length === 0 ? lits.map((l) => `${l.positive ? '' : '!'}${atomKey(l.atom)}`).sort().join('&') : undefined;
+    if (key !== undefined) {
+      const known = memo.get(key);
+      if (known !== undefined) return known;
+    }
     if (++queries % 64 === 0 && performance.now() - started > budgetMs) throw new OutOfTime();
-    return theory === 'LIA' ? liaUnsat(lits, numeric, extra) : extra.length === 0 && ufUnsat(lits);
+    const answer = theory === 'LIA' ? liaUnsat(lits, numeric, extra) : extra.length === 0 && ufUnsat(lits);
+    if (key !== undefined) memo.set(key, answer);
+    return answer;
   };
   const tlit = (l: Lit): TLiteral => ({ atom: l.pred.atom, positive: l.positive });
   const litFormula = (l: Lit): ltl.Formula => (l.positive ? ltl.ap(l.pred.prop) : ltl.not(ltl.ap(l.pred.prop)));
@@ -203,11 +212,19 @@ export function deriveTheoryAssumptions(game: GameSpec, theory: TheoryName, opti
     }
     const entails = (pre: readonly Lit[], lits: readonly Lit[]): boolean =>
       lits.every((l) => pre.some((p) => p.pred === l.pred && p.positive === l.positive) || unsat([...pre.map(tlit), { atom: l.pred.atom, positive: !l.positive }]));
-    const groups = new Map<string, { pre: readonly Lit[]; posts: Lit[] }>();
+    const frames = kept.length;
     for (const f of [...facts].sort((a, b) => a.pre.length - b.pre.length)) {
       if (kept.includes(f)) continue;
       if (kept.some((g) => entails(f.pre, g.pre) && entails([g.post], [f.post]))) continue;
       kept.push(f);
+    }
+    // A fact kept early may follow from one kept later (same size, weaker precondition).
+    for (let i = kept.length - 1; i >= frames; i--) {
+      const f = kept[i];
+      if (kept.some((g, j) => j !== i && entails(f.pre, g.pre) && entails([g.post], [f.post]))) kept.splice(i, 1);
+    }
+    const groups = new Map<string, { pre: readonly Lit[]; posts: Lit[] }>();
+    for (const f of kept.slice(frames)) {
       const key = f.pre.map(litKey).join('&');
       const group = groups.get(key) ?? { pre: f.pre, posts: [] };
       group.posts.push(f.post);
@@ -302,7 +319,13 @@ export function deriveTheoryAssumptions(game: GameSpec, theory: TheoryName, opti
       if (s > 1n && !unsat(lits, residue())) continue;
       found.push(pre);
     }
-    for (const pre of found) emit(pre, target);
+    // Keep only the weakest preconditions (t >= 0 rather than also t > 0).
+    const weakest = found.filter((pre, i) => !found.some((other, j) => j !== i && (j < i || !entailsAll(other, pre)) && entailsAll(pre, other)));
+    for (const pre of weakest) emit(pre, target);
+  }
+
+  function entailsAll(pre: readonly Lit[], lits: readonly Lit[]): boolean {
+    return lits.every((l) => pre.some((p) => p.pred === l.pred && p.positive === l.positive) || unsat([...pre.map(tlit), { atom: l.pred.atom, positive: !l.positive }]));
   }
 
   function impossibleNow(lits: readonly Lit[]): boolean {
