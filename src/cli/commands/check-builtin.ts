@@ -18,7 +18,8 @@ import { diagnosticsToJson, importRootArg, loadSourceFor, renderDiagnostics, use
 import { isTerminal, writeStderr, writeStdout } from '../out.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { UnrealizableExplanation } from '../../explain/explain.js';
-import type { GameSpec } from '../../game/spec.js';
+import type { GameSpec, TheoryName } from '../../game/spec.js';
+import { readFileSync } from 'node:fs';
 import { canIsolate, IsolatedChecker, type IsolatedRequest, type IsolatedResult, runInProcess } from '../../synthesis/isolated.js';
 
 export const list = (v: unknown): string[] =>
@@ -66,6 +67,8 @@ async function checkBuiltin(args: Record<string, unknown>, files: string[], time
   const withStates = args.states !== false;
   const params = await parseParams(list(args.param));
   const importRoot = importRootArg(args);
+  const theoryOverride = args.theory === undefined ? undefined : (await import('../../frontend/load.js')).theoryOption(args.theory);
+  const showTheory = args['show-theory'] === true;
   const requests: Array<{ label: string; request: IsolatedRequest }> = [];
   if (args.ltl !== undefined) {
     requests.push({
@@ -87,22 +90,35 @@ async function checkBuiltin(args: Record<string, unknown>, files: string[], time
   let sawUnrealizable = false;
   let sawUnknown = false;
   let sawInternal = false;
-  const report = (label: string, result: Exclude<IsolatedResult, { verdict: 'error' }>, explanation: UnrealizableExplanation | undefined): void => {
+  const report = (
+    label: string,
+    result: Exclude<IsolatedResult, { verdict: 'error' }>,
+    explanation: UnrealizableExplanation | undefined,
+    theory?: TheoryListing,
+  ): void => {
     if (json) {
       const obj: Record<string, unknown> = { file: label, verdict: result.verdict, seconds: round(result.seconds) };
       if (result.states !== undefined) obj.states = result.states;
       if (result.reason) obj.reason = result.reason;
+      if (theory) obj.theory = showTheory ? { name: theory.name, facts: theory.facts } : { name: theory.name, count: theory.facts.length };
       if (explanation) obj.explanation = explanationToJson(explanation);
       writeStdout(JSON.stringify(obj) + '\n');
       return;
     }
     // The verdict line comes first, so scripts grepping `file: verdict` keep working.
     writeStdout(`${label}: ${describe(result, color)}\n`);
+    if (theory) writeStdout(formatTheory(theory, showTheory) + '\n');
     if (explanation) writeStdout(formatExplanationText(explanation) + '\n');
   };
   for (const [i, { label, request }] of requests.entries()) {
     if (progress) writeStderr(`[${i + 1}/${requests.length}] ${label}\n`);
-    const result: IsolatedResult = checker ? await checker.check(request) : await runInProcess(request);
+    // The isolated checker reads each file's own header; an override (--theory) is solved here.
+    const result: IsolatedResult =
+      theoryOverride !== undefined && request.file !== undefined
+        ? await solveWithTheory(request, theoryOverride)
+        : checker
+          ? await checker.check(request)
+          : await runInProcess(request);
     if (result.verdict === 'error') {
       if (result.userError) {
         sawInputError = true;
@@ -119,8 +135,9 @@ async function checkBuiltin(args: Record<string, unknown>, files: string[], time
     if (result.verdict === 'unrealizable') sawUnrealizable = true;
     if (result.verdict === 'unknown') sawUnknown = true;
     const explanation =
-      result.verdict === 'unrealizable' && explain ? await explainSafely(label, () => specOf(request), timeoutSeconds * 1000) : undefined;
-    report(label, result, explanation);
+      result.verdict === 'unrealizable' && explain ? await explainSafely(label, () => specOf(request, theoryOverride), timeoutSeconds * 1000) : undefined;
+    const theory = request.file !== undefined && (theoryOverride !== undefined || hasTheoryHeader(request.file)) ? await theoryListing(request, theoryOverride) : undefined;
+    report(label, result, explanation, theory);
   }
   // The worker's part is done: free its core for the composed check.
   await checker?.close();
@@ -130,7 +147,7 @@ async function checkBuiltin(args: Record<string, unknown>, files: string[], time
     if (progress) writeStderr(`[composed] ${label}\n`);
     const { loadSpecs } = await import('../../report/build.js');
     const { synthesizeController, checkRealizability } = await import('../../synthesis/index.js');
-    const spec = await loadSpecs(files, { importRoot });
+    const spec = await loadSpecs(files, { importRoot, theory: theoryOverride });
     const started = performance.now();
     let solved: { verdict: 'realizable' | 'unrealizable' | 'unknown'; reason?: string; states?: number };
     if (withStates) {
@@ -157,13 +174,80 @@ let explainModule: typeof import('../../explain/explain.js') | undefined;
 let wordsModule: typeof import('../../explain/words.js') | undefined;
 
 /** The spec behind a request, loaded again in this process (the check itself ran in a worker). */
-async function specOf(request: IsolatedRequest): Promise<GameSpec> {
+async function specOf(request: IsolatedRequest, theory?: TheoryName | 'none'): Promise<GameSpec> {
   if (request.ltl) {
     const { loadLtlGame } = await import('../../frontend/load.js');
     return loadLtlGame(request.ltl.formula, [...request.ltl.ins], [...request.ltl.outs]);
   }
   const { loadGame } = await import('../../frontend/load.js');
-  return loadGame(String(request.file), { params: request.params, importRoot: request.importRoot });
+  return loadGame(String(request.file), { params: request.params, importRoot: request.importRoot, theory });
+}
+
+/** A spec read in a theory other than its header says (`--theory`): solved in this process. */
+async function solveWithTheory(request: IsolatedRequest, theory: TheoryName | 'none'): Promise<IsolatedResult> {
+  const started = performance.now();
+  let spec: GameSpec;
+  try {
+    spec = await specOf(request, theory);
+  } catch (err) {
+    if (err instanceof UserError) return { verdict: 'error', seconds: 0, userError: err.diagnostics, message: err.message };
+    throw err;
+  }
+  const { synthesizeController, checkRealizability } = await import('../../synthesis/index.js');
+  let solved: { verdict: 'realizable' | 'unrealizable' | 'unknown'; reason?: string; states?: number };
+  if (request.synthesize) {
+    const r = synthesizeController(spec, { timeoutMs: request.timeoutMs });
+    solved = r.verdict === 'realizable' ? { verdict: r.verdict, states: r.controller.stateCount } : r;
+  } else solved = checkRealizability(spec, { timeoutMs: request.timeoutMs });
+  const seconds = (performance.now() - started) / 1000;
+  if (solved.verdict === 'realizable') return { verdict: 'realizable', seconds, states: solved.states };
+  if (solved.verdict === 'unknown') return { verdict: 'unknown', seconds, reason: solved.reason ?? 'timeout' };
+  return { verdict: 'unrealizable', seconds };
+}
+
+/** What a theory added to one spec, for `--show-theory` (or its count, without it). */
+interface TheoryListing {
+  readonly name: string;
+  readonly location?: string;
+  readonly facts: ReadonlyArray<{ readonly kind: string; readonly fact: string }>;
+}
+
+/**
+ * Whether a .tsl file starts with a theory header (after comments): only then is the spec loaded
+ * again here to count its theory facts, so plain specs cost nothing extra.
+ */
+function hasTheoryHeader(file: string): boolean {
+  if (!file.toLowerCase().endsWith('.tsl')) return false;
+  try {
+    return /^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*#(?:LIA|UF|EUF|QF_UF)(?![A-Za-z0-9_@'.])/.test(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+async function theoryListing(request: IsolatedRequest, theory: TheoryName | 'none' | undefined): Promise<TheoryListing | undefined> {
+  let spec: GameSpec;
+  try {
+    spec = await specOf(request, theory);
+  } catch {
+    return undefined;
+  }
+  if (spec.theory === undefined) return undefined;
+  const parts = spec.assumptions.filter((p) => p.theory !== undefined);
+  const span = parts[0]?.span;
+  return {
+    name: `#${spec.theory}`,
+    location: span ? `${span.file.split(/[\\/]/).pop()}:${span.line}` : undefined,
+    facts: parts.map((p) => ({ kind: p.theory!.kind, fact: p.theory!.fact })),
+  };
+}
+
+function formatTheory(t: TheoryListing, all: boolean): string {
+  const n = t.facts.length;
+  if (!all) return `  assumed from ${t.name}: ${n} fact${n === 1 ? '' : 's'} (--show-theory lists them)`;
+  const lines = [`  assumed from ${t.name}${t.location ? ` (${t.location})` : ''}: ${n} fact${n === 1 ? '' : 's'}`];
+  for (const f of t.facts) lines.push(`    ${f.kind.padEnd(12)} ${f.fact}`);
+  return lines.join('\n');
 }
 
 /**

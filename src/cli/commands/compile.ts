@@ -5,6 +5,8 @@
  * `--diagram [mermaid|dot]` writes the controller's diagram beside each module; `--synthesizer`
  * picks the back end (src/external, imported only then; its controller is re-verified anyway).
  */
+import { theoryOption } from '../../frontend/load.js';
+import type { TheoryName } from '../../game/spec.js';
 import { existsSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { type Diagnostic, error, UserError } from '../../diagnostics/diagnostic.js';
@@ -26,6 +28,7 @@ interface Options {
   readonly json: boolean;
   readonly diagram?: 'mermaid' | 'dot';
   readonly importRoot?: string;
+  readonly theory?: TheoryName | 'none';
   /** `--synthesizer` other than builtin: the raw args, read by src/external. */
   readonly external?: Record<string, unknown>;
 }
@@ -54,6 +57,7 @@ function parseOptions(args: Record<string, unknown>): Options {
     json: Boolean(args.json),
     diagram,
     importRoot: importRootArg(args),
+    theory: theoryOption(args.theory),
     external: args.synthesizer !== undefined && args.synthesizer !== 'builtin' ? args : undefined,
   };
 }
@@ -121,6 +125,7 @@ async function compileAll(options: Options): Promise<number> {
         runtimeImport: options.runtimeImport,
         timeoutMs: options.timeoutMs,
         importRoot: options.importRoot,
+        theory: options.theory,
         onWarning: (d) => process.stderr.write(renderDiagnostics([d]) + '\n'),
         synthesizer: options.external ? await externalSynthesizer(options.external, failure) : undefined,
       });

@@ -8,6 +8,7 @@ import { UserError } from '../../diagnostics/diagnostic.js';
 import { explainUnrealizable, formatExplanation } from '../../explain/explain.js';
 import { partLocation, partText } from '../../explain/words.js';
 import { loadSpecs } from '../../report/build.js';
+import { theoryOption } from '../../frontend/load.js';
 import { ExitCode } from '../exit-codes.js';
 import { importRootArg } from '../io.js';
 
@@ -17,7 +18,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   const seconds = Number(args.timeout ?? 60);
   if (!Number.isFinite(seconds) || seconds <= 0)
     throw new UserError({ severity: 'error', message: '--timeout expects a positive number of seconds', code: 'usage' });
-  const spec = await loadSpecs(files, { importRoot: importRootArg(args) });
+  const spec = await loadSpecs(files, { importRoot: importRootArg(args), theory: theoryOption(args.theory) });
   const verbose = Boolean(args.verbose);
   const result = explainUnrealizable(spec, { budgetMs: seconds * 1000, onProgress: verbose ? (m) => process.stderr.write(`${m}\n`) : undefined });
   if (args.json) {

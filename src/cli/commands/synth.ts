@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { UserError } from '../../diagnostics/diagnostic.js';
-import { loadGame, loadLtlGame } from '../../frontend/load.js';
+import { loadGame, loadLtlGame, theoryOption } from '../../frontend/load.js';
 import { InternalSynthesisError, synthesize } from '../../synthesis/index.js';
 import { controllerToHoa, controllerToJson, counterstrategyToJson } from '../../synthesis/print.js';
 import { buildDiagram, toDot, toMermaid } from '../../explain/diagram.js';
@@ -34,6 +34,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     spec = await loadGame(file, {
       params: params.length > 0 ? parseParamAssignments(params) : undefined,
       importRoot: importRootArg(args),
+      theory: theoryOption(args.theory),
       onWarning: (d) => process.stderr.write(renderDiagnostics([d]) + '\n'),
     });
   } else throw new UserError({ severity: 'error', message: 'name a spec file, or give --ltl with --ins/--outs', code: 'usage' });
