@@ -31,6 +31,13 @@ export interface DeriveOptions {
   readonly budgetMs?: number;
   /** Where the assumptions are said to come from (the theory header); default: none. */
   readonly span?: SourceSpan;
+  /**
+   * Which predicates get update facts: `tracked` (default) those the spec reads at every step
+   * (under a G, e.g. in an `always` section); `all` every predicate over a cell. Update facts
+   * are X-obligations, which make the game much larger; a predicate read only at the start or
+   * only as a target to reach needs consistency and reachability facts.
+   */
+  readonly updates?: 'tracked' | 'all';
 }
 
 export interface DeriveResult {
@@ -150,6 +157,7 @@ export function deriveTheoryAssumptions(game: GameSpec, theory: TheoryName, opti
 
     // -- updates ---------------------------------------------------------------------------------
     const eventual = eventualityAtoms(game);
+    const tracked = options.updates === 'all' ? undefined : alwaysAtoms(game);
     const byCombo = new Map<string, { combo: readonly UpdateChoice[]; facts: Fact[] }>();
     for (const q of preds) {
       const readCells = [...q.signals].filter((s) => cells.has(s) && choicesOf.has(s));
@@ -170,7 +178,7 @@ export function deriveTheoryAssumptions(game: GameSpec, theory: TheoryName, opti
           relevant = relevant.slice(0, MAX_RELEVANT);
         }
         const facts: Fact[] = [];
-        for (const positive of [true, false]) {
+        for (const positive of tracked === undefined || tracked.has(q.prop) ? [true, false] : []) {
           const target: Lit = { pred: q, positive };
           const found: Lit[][] = [];
           for (const pre of [[], ...literalSets(relevant, maxPre)]) {
@@ -277,12 +285,21 @@ export function deriveTheoryAssumptions(game: GameSpec, theory: TheoryName, opti
     if (step === 0n) return;
     const updateFormula = ltl.and(...combo.map((c) => ltl.ap(c.prop)));
     const updateText = combo.map((c) => `[${c.signal} <- ${termText(c.term)}]`).join(' && ');
+    // Keeping every cell changes nothing, so the controller may pause between repetitions: from P,
+    // l comes unless the controller does something else than U or keeping, or stops doing U.
+    const keeps = combo.map((c) => choicesOf.get(c.signal)?.find((u) => u.isSelf));
+    const keepFormula = keeps.every((k) => k !== undefined) ? ltl.and(...keeps.map((k) => ltl.ap(k!.prop))) : undefined;
     const emit = (pre: readonly Lit[], target: Lit): void => {
       const from = pre.length === 0 ? '' : ` from ${pre.map(litText).join(' && ')}`;
+      const made = `${target.pred.text} ${target.positive ? 'true' : 'false'}`;
+      const allowed = keepFormula ? ltl.or(updateFormula, keepFormula) : updateFormula;
+      const reached = ltl.F(ltl.or(litFormula(target), ltl.not(allowed)));
       add(
         'reachability',
-        `repeating ${updateText}${from} eventually makes ${target.pred.text} ${target.positive ? 'true' : 'false'}`,
-        ltl.G(ltl.implies(ltl.and(...pre.map(litFormula)), ltl.F(ltl.or(litFormula(target), ltl.not(updateFormula))))),
+        keepFormula
+          ? `repeating ${updateText}${from} (keeping the value in between) eventually makes ${made}`
+          : `repeating ${updateText}${from} eventually makes ${made}`,
+        ltl.G(ltl.implies(ltl.and(...pre.map(litFormula)), keepFormula ? ltl.or(reached, ltl.F(ltl.G(ltl.not(updateFormula)))) : reached)),
       );
     };
     const d = comparison.diff;
@@ -428,6 +445,21 @@ function conflictText(lits: readonly Lit[], text: (l: Lit) => string): string {
   return `${lits.slice(0, -1).map(text).join(', ')} and ${text(lits[lits.length - 1])} cannot all hold`;
 }
 
+/** Propositions the user's formulas read at every step: under a G (an `always` section is one). */
+function alwaysAtoms(game: GameSpec): Set<string> {
+  const out = new Set<string>();
+  const visit = (f: ltl.Formula, under: boolean): void => {
+    if (f.kind === 'ap') {
+      if (under) out.add(f.name);
+      return;
+    }
+    const inner = under || f.kind === 'G';
+    for (const c of ltl.children(f)) visit(c, inner);
+  };
+  for (const p of [...game.initially, ...game.preset, ...game.assumptions, ...game.guarantees]) if (p.theory === undefined) visit(p.formula, false);
+  return out;
+}
+
 /** Propositions that occur under an eventuality (F, U, M) or a weak one (W, R): targets worth reaching. */
 function eventualityAtoms(game: GameSpec): Set<string> {
   const out = new Set<string>();
@@ -439,6 +471,6 @@ function eventualityAtoms(game: GameSpec): Set<string> {
     const inner = under || f.kind === 'F' || f.kind === 'U' || f.kind === 'M' || f.kind === 'W' || f.kind === 'R';
     for (const c of ltl.children(f)) visit(c, inner);
   };
-  for (const p of [...game.initially, ...game.preset, ...game.assumptions, ...game.guarantees]) visit(p.formula, false);
+  for (const p of [...game.initially, ...game.preset, ...game.assumptions, ...game.guarantees]) if (p.theory === undefined) visit(p.formula, false);
   return out;
 }
