@@ -113,3 +113,12 @@ describe('tslc and the theory', () => {
     expect(r.stdout).toContain('increment-past-bound.tsl:1  assumed from #LIA: x = 0 implies x < 3');
   }, 60_000);
 });
+
+describe('the HTML report of a theory spec', () => {
+  it('lists the facts assumed from #LIA', async () => {
+    const { buildReport } = await import('../../src/report/build.js');
+    const html = await buildReport(['test/fixtures/theories/retry-escalate.tsl'], { timeoutMs: 60_000 });
+    expect(html).toContain('<h2>Assumed from #LIA</h2>');
+    expect(html).toContain('<span class="kind">consistency</span> n &lt; 3 and n &gt;= 3 cannot both hold');
+  }, 60_000);
+});
