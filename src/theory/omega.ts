@@ -66,6 +66,9 @@ class OutOfBudget extends Error {}
 /** Whether the constraints have a common integer solution. */
 export function satisfiable(constraints: readonly Constraint[], stepBudget = DEFAULT_STEP_BUDGET): Satisfiability {
   const budget = { left: stepBudget, fresh: 0 };
+  // Most queries bound one counter at a time: intervals decide those without any elimination.
+  const intervals = intervalSatisfiable(constraints);
+  if (intervals !== undefined) return intervals ? 'sat' : 'unsat';
   try {
     const eqs: Linear[] = [];
     const ges: Linear[] = [];
@@ -75,6 +78,43 @@ export function satisfiable(constraints: readonly Constraint[], stepBudget = DEF
     if (err instanceof OutOfBudget) return 'unknown';
     throw err;
   }
+}
+
+/**
+ * When every constraint mentions at most one variable: intersect each variable's bounds
+ * (a·x + c ≥ 0 is x ≥ ⌈−c/a⌉ or x ≤ ⌊c/−a⌋; a·x + c = 0 needs a | c). Undefined otherwise.
+ */
+function intervalSatisfiable(constraints: readonly Constraint[]): boolean | undefined {
+  const lo = new Map<string, bigint>();
+  const hi = new Map<string, bigint>();
+  const raise = (x: string, v: bigint) => {
+    const cur = lo.get(x);
+    if (cur === undefined || v > cur) lo.set(x, v);
+  };
+  const lower = (x: string, v: bigint) => {
+    const cur = hi.get(x);
+    if (cur === undefined || v < cur) hi.set(x, v);
+  };
+  for (const { kind, expr } of constraints) {
+    if (expr.coeffs.size > 1) return undefined;
+    if (expr.coeffs.size === 0) {
+      if (kind === 'eq' ? expr.constant !== 0n : expr.constant < 0n) return false;
+      continue;
+    }
+    const [[x, a]] = expr.coeffs;
+    const c = expr.constant;
+    if (kind === 'eq') {
+      if (c % a !== 0n) return false;
+      raise(x, -c / a);
+      lower(x, -c / a);
+    } else if (a > 0n) raise(x, -floorDiv(c, a)); // x ≥ −c/a, rounded up
+    else lower(x, floorDiv(c, -a)); // x ≤ c/(−a), rounded down
+  }
+  for (const [x, l] of lo) {
+    const h = hi.get(x);
+    if (h !== undefined && l > h) return false;
+  }
+  return true;
 }
 
 interface Budget {

@@ -60,6 +60,22 @@ describe('Omega test', () => {
     );
   });
 
+  it('agrees with brute force on systems of one-variable constraints (the interval shortcut)', () => {
+    const single = fc.record({
+      kind: fc.constantFrom<'ge' | 'eq'>('ge', 'ge', 'eq'),
+      x: fc.constantFrom(...VARS),
+      a: fc.integer({ min: -5, max: 5 }),
+      c: fc.integer({ min: -12, max: 12 }),
+    }).map(({ kind, x, a, c }): Constraint => ({ kind, expr: lin({ [x]: a }, c) }));
+    fc.assert(
+      fc.property(fc.array(single, { minLength: 1, maxLength: 6 }), (cs) => {
+        const system = boxed(cs);
+        expect(satisfiable(system)).toBe(bruteForce(system) ? 'sat' : 'unsat');
+      }),
+      { numRuns: 600, seed: 21 },
+    );
+  });
+
   it('knows integers from rationals', () => {
     // 2x = 1 has a rational solution only.
     expect(satisfiable([{ kind: 'eq', expr: lin({ x: 2 }, -1) }])).toBe('unsat');
