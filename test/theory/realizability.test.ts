@@ -44,3 +44,26 @@ describe('theory-dependent verdicts', () => {
     if (result.verdict === 'realizable') expect(result.controller.stateCount).toBeLessThanOrEqual(4);
   }, 60_000);
 });
+
+describe('the shipped counting specs', () => {
+  const spec = (path: string, theory?: 'none') => loadTslGame(path, readFileSync(path, 'utf8'), { theory }).game;
+
+  it.each(['specs/tutor.tsl', 'specs/choices.tsl', 'specs/retry.tsl', 'specs/budget.tsl'])(
+    '%s: realizable in #LIA, with a verified controller; unrealizable read without it',
+    (path) => {
+      const game = spec(path);
+      expect(game.theory).toBe('LIA');
+      const result = synthesize(game, { timeoutMs: 60_000 });
+      expect(result.verdict).toBe('realizable');
+      if (result.verdict === 'realizable') expect(verifyController(game, result.controller).ok).toBe(true);
+      expect(synthesize(spec(path, 'none'), { timeoutMs: 60_000 }).verdict).toBe('unrealizable');
+    },
+    120_000,
+  );
+
+  it.each(['tutor-handwritten.tsl', 'choices-handwritten.tsl'])('the earlier %s, counting assumed by hand, stays realizable without a theory', (file) => {
+    const game = spec(`${dir}/${file}`);
+    expect(game.theory).toBeUndefined();
+    expect(synthesize(game, { timeoutMs: 60_000 }).verdict).toBe('realizable');
+  }, 60_000);
+});
