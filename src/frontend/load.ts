@@ -23,6 +23,11 @@ export interface LoadOptions {
   readonly importRoot?: string;
   /** The largest file a TSL import may read, in bytes (default 1 MiB). */
   readonly maxImportBytes?: number;
+  /**
+   * A `performance.now()` time after which loading gives up with `FrontEndTimeout` (TLSF
+   * parameters, definitions and big operators can expand for a long time).
+   */
+  readonly deadline?: number;
   /** TSL: the theory to read the spec in, overriding its header (`--theory`); `none`: uninterpreted. */
   readonly theory?: TheoryName | 'none';
 }
@@ -35,6 +40,14 @@ export function theoryOption(value: unknown): TheoryName | 'none' | undefined {
   if (v === 'uf') return 'UF';
   if (v === 'none') return 'none';
   throw new UserError(error(`--theory expects lia, uf or none, not '${String(value)}'`, undefined, 'usage'));
+}
+
+/** Loading passed `LoadOptions.deadline`; callers report `unknown (timeout)`. */
+export class FrontEndTimeout extends Error {
+  constructor() {
+    super('the specification was still being expanded when the time ran out');
+    this.name = 'FrontEndTimeout';
+  }
 }
 
 export const SPEC_EXTENSIONS = ['.tsl', '.tlsf'] as const;
@@ -61,7 +74,15 @@ export async function loadGame(path: string, options: LoadOptions = {}): Promise
     return loaded.game;
   }
   const { loadTlsfGame } = await import('../tlsf/index.js');
-  return loadTlsfGame(path, text, { params: options.params });
+  const deadline = options.deadline;
+  const poll =
+    deadline === undefined
+      ? undefined
+      : () => {
+          if (performance.now() > deadline) throw new FrontEndTimeout();
+        };
+  if (poll) poll();
+  return loadTlsfGame(path, text, { params: options.params, poll });
 }
 
 /** A game from a Spot-syntax formula and the input/output split (`--ltl … --ins … --outs …`). */

@@ -16,6 +16,8 @@ export interface LoadSpecsOptions {
   readonly importRoot?: string;
   /** The theory to read TSL specs in, overriding their headers (`--theory`). */
   readonly theory?: TheoryName | 'none';
+  /** A `performance.now()` time after which loading stops with `FrontEndTimeout`. */
+  readonly deadline?: number;
 }
 
 export interface BuildReportOptions extends LoadSpecsOptions {
@@ -23,7 +25,7 @@ export interface BuildReportOptions extends LoadSpecsOptions {
 }
 
 export async function loadSpecs(files: readonly string[], options: LoadSpecsOptions = {}): Promise<GameSpec> {
-  const games = await Promise.all(files.map((f) => loadGame(f, { importRoot: options.importRoot, theory: options.theory })));
+  const games = await Promise.all(files.map((f) => loadGame(f, { importRoot: options.importRoot, deadline: options.deadline, theory: options.theory })));
   const name = games.map((g) => g.name).join(' ∧ ');
   return games.length === 1 ? games[0] : composeGames(name, games);
 }

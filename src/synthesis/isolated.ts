@@ -309,11 +309,13 @@ export async function runInProcess(request: IsolatedRequest, limits?: InProcessL
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   const { UserError } = await import('../diagnostics/diagnostic.js');
+  const { loadGame, loadLtlGame, FrontEndTimeout } = await import('../frontend/load.js');
   try {
-    const { loadGame, loadLtlGame } = await import('../frontend/load.js');
+    // The front end shares the request's time: a TLSF file can expand for longer than that.
+    const deadline = started + request.timeoutMs;
     const spec = request.ltl
       ? await loadLtlGame(request.ltl.formula, request.ltl.ins, request.ltl.outs)
-      : await loadGame(request.file!, { params: request.params, importRoot: request.importRoot });
+      : await loadGame(request.file!, { params: request.params, importRoot: request.importRoot, deadline });
     const { checkRealizability, synthesizeController, CONTROLLER_TOO_LARGE, STOPPED_EARLY } = await import('./index.js');
     const remaining = Math.max(1, request.timeoutMs - (performance.now() - started));
     const options = { timeoutMs: remaining, stopAfterMs: limits?.stopAfterMs };
@@ -341,6 +343,7 @@ export async function runInProcess(request: IsolatedRequest, limits?: InProcessL
     if (result!.verdict === 'unknown' && result!.reason === STOPPED_EARLY) return { handOver: true, seconds: seconds(), interrupted: false };
     return result!;
   } catch (err) {
+    if (err instanceof FrontEndTimeout) return { verdict: 'unknown', reason: 'timeout', seconds: seconds() };
     if (err instanceof UserError) return { verdict: 'error', seconds: seconds(), userError: err.diagnostics, message: err.message };
     return { verdict: 'error', seconds: seconds(), message: err instanceof Error ? (err.stack ?? err.message) : String(err) };
   }

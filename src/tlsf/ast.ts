@@ -58,7 +58,10 @@ export type Expr = At &
 export interface Binding extends At {
   readonly name: string;
   readonly params: readonly string[];
-  /** One or more alternatives; several means guarded cases `e : cond` (with `otherwise`). */
+  /**
+   * One or more alternatives, separated by white space. Guarded cases are `guard : value` (the
+   * guard first, as in syfco); `otherwise` as a guard means "no other guard holds".
+   */
   readonly alternatives: readonly Expr[];
 }
 
@@ -66,6 +69,17 @@ export interface SignalDecl extends At {
   readonly name: string;
   /** Bus width expression for `r[n]`. */
   readonly width?: Expr;
+  /** For a typed signal `color c;`: the enumeration `color` (a bus as wide as its codes). */
+  readonly enumType?: { readonly name: string; readonly start: number };
+}
+
+/**
+ * `enum color = red: 01  green: 10, 11  blue: 00;` — each value names one or more codes over
+ * `0`, `1` and `*` (don't care), all of one length; bit i of a code is the signal's i-th line.
+ */
+export interface EnumDecl extends At {
+  readonly name: string;
+  readonly values: readonly { readonly name: string; readonly start: number; readonly codes: readonly string[] }[];
 }
 
 export type TlsfSemantics = 'mealy' | 'moore' | 'mealy-strict' | 'moore-strict';
@@ -84,6 +98,7 @@ export interface TlsfDocumentAst {
   readonly tags: readonly string[];
   readonly parameters: readonly Binding[];
   readonly definitions: readonly Binding[];
+  readonly enums: readonly EnumDecl[];
   readonly inputs: readonly SignalDecl[];
   readonly outputs: readonly SignalDecl[];
   readonly initially: readonly Expr[];

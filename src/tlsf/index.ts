@@ -22,6 +22,11 @@ export interface TlsfOptions {
   readonly params?: Readonly<Record<string, number>>;
   /** Recover tsltools' signal groups (default true). */
   readonly recoverSignals?: boolean;
+  /**
+   * Called every few thousand evaluation steps while parameters, definitions and big operators
+   * are expanded; throw from it to stop (the caller's deadline: `check --timeout`).
+   */
+  readonly poll?: () => void;
 }
 
 /** Everything the file says, evaluated: for `tslc` commands that show INFO or the raw sections. */
@@ -43,9 +48,15 @@ export interface TlsfDocument {
 
 export function parseTlsf(file: string, text: string, options: TlsfOptions = {}): TlsfDocument {
   const { ast, lexer } = parseTlsfAst(file, text);
-  const ev = new Evaluator(ast, lexer, options.params ?? {});
+  const ev = new Evaluator(ast, lexer, { overrides: options.params, poll: options.poll });
   const parts = (exprs: readonly Expr[]): SpecPart[] =>
     exprs.map((e) => ({ formula: ev.formula(e), span: spanOf(lexer, e), text: text.slice(e.start, e.end) }));
+  // Signals typed by an enum never carry an unused bit pattern: a requirement on inputs, an
+  // invariant on outputs (as syfco adds them).
+  const enumParts = (io: 'input' | 'output'): SpecPart[] =>
+    ev.enumConstraints
+      .filter((c) => c.io === io)
+      .map((c) => ({ formula: c.formula, span: lexer.span(c.decl.start, c.decl.name.length), text: `${c.decl.enumType?.name ?? ''} ${c.decl.name}` }));
   return {
     title: ast.title,
     description: ast.description,
@@ -56,9 +67,9 @@ export function parseTlsf(file: string, text: string, options: TlsfOptions = {})
     outputs: ev.outputs,
     initially: parts(ast.initially),
     preset: parts(ast.preset),
-    require: parts(ast.require),
+    require: [...parts(ast.require), ...enumParts('input')],
     assume: parts(ast.assume),
-    assert: parts(ast.assert),
+    assert: [...parts(ast.assert), ...enumParts('output')],
     guarantee: parts(ast.guarantee),
   };
 }
@@ -118,7 +129,8 @@ export function readTlsfStatus(text: string): 'realizable' | 'unrealizable' | un
 
 /** `--param n=3 --param m=2` → `{ n: 3, m: 2 }`; a malformed assignment is a user error. */
 export function parseParamAssignments(assignments: readonly string[]): Record<string, number> {
-  const out: Record<string, number> = {};
+  // Null prototype: the names are the user's (`--param __proto__=1` is just an unknown parameter).
+  const out: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const a of assignments) {
     const m = /^\s*([A-Za-z_@][A-Za-z0-9_@']*)\s*=\s*(-?[0-9]+)\s*$/.exec(a);
     if (!m) throw new UserError(error(`--param expects NAME=INTEGER, got '${a}'`, undefined, 'usage'));

@@ -3,7 +3,10 @@
  * (parameters, definitions, buses, big operators → hash-consed LTL), tsltools signal-group
  * recovery, and `loadTlsfGame` which assembles a `GameSpec` the way syfco combines sections.
  *
- * This file: tokens. Comments are `//…` and nested `/* … *\/`, as in syfco.
+ * This file: tokens, as syfco's Parsec lexer sees them. Comments are `//…` and nested
+ * `/* … *\/`; identifiers are a letter, `_` or `@` followed by letters, digits, `_`, `@` or `'`
+ * (Unicode letters and digits count, as Parsec's `letter`/`alphaNum` do); strings may span lines
+ * and know one escape, `\"` (any other backslash stays as written).
  */
 import { error, type SourceSpan, UserError } from '../diagnostics/diagnostic.js';
 
@@ -11,21 +14,32 @@ export type TokenKind = 'ident' | 'number' | 'string' | 'punct' | 'eof';
 
 export interface Token {
   readonly kind: TokenKind;
+  /** The token's text; for a string, its value (quotes removed, `\"` unescaped). */
   readonly text: string;
   readonly offset: number;
+  /** Offset just past the token (for a string, past the closing quote). */
+  readonly end: number;
   readonly line: number;
   readonly col: number;
 }
 
-/** Multi-character symbols first, so the longest match wins. */
-const SYMBOLS = [
-  '(+)', '(-)', '(*)', '(\\)',
-  '<->', '->', '<-', '<=', '>=', '==', '!=', '/=', '&&', '||', '..',
-  '{', '}', '(', ')', '[', ']', ';', ',', ':', '!', '<', '>', '+', '-', '*', '/', '%', '|', '=', '~',
-] as const;
+/** Symbols by first character, longest first, so the longest match wins. */
+const SYMBOLS: ReadonlyMap<string, readonly string[]> = (() => {
+  const all = ['(+)', '(-)', '(*)', '(\\)', '<->', '->', '<-', '<=', '>=', '==', '!=', '/=', '&&', '||', '..',
+    '{', '}', '(', ')', '[', ']', ';', ',', ':', '!', '<', '>', '+', '-', '*', '/', '%', '|', '=', '~'];
+  const byFirst = new Map<string, string[]>();
+  for (const sym of all) byFirst.set(sym[0], [...(byFirst.get(sym[0]) ?? []), sym]);
+  return byFirst;
+})();
+
+const IDENT = /[\p{L}_@][\p{L}\p{N}_@']*/uy;
+const NUMBER = /[0-9]+/y;
+const IDENT_START = /[\p{L}_@]/uy;
+const SPACE = /\s+/y;
 
 export class Lexer {
   private readonly tokens: Token[] = [];
+  private readonly lineStarts: number[] = [0];
   constructor(
     readonly file: string,
     readonly text: string,
@@ -42,7 +56,6 @@ export class Lexer {
     return { file: this.file, line, col, length };
   }
 
-  private lineStarts: number[] = [0];
   position(offset: number): { line: number; col: number } {
     let lo = 0;
     let hi = this.lineStarts.length - 1;
@@ -61,28 +74,39 @@ export class Lexer {
       if (c === 10 || (c === 13 && t.charCodeAt(i + 1) !== 10)) this.lineStarts.push(i + 1);
     }
     let i = 0;
-    const push = (kind: TokenKind, text: string, offset: number) => {
-      const { line, col } = this.position(offset);
-      this.tokens.push({ kind, text, offset, line, col });
+    // Tokens come in source order, so their line is found by walking the line starts forward
+    // rather than by a binary search each.
+    let line = 0;
+    const push = (kind: TokenKind, text: string, offset: number, end: number) => {
+      while (line + 1 < this.lineStarts.length && this.lineStarts[line + 1] <= offset) line++;
+      this.tokens.push({ kind, text, offset, end, line: line + 1, col: offset - this.lineStarts[line] + 1 });
     };
     while (i < t.length) {
-      const c = t[i];
-      if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v') {
+      const code = t.charCodeAt(i);
+      if (code === 32 || (code >= 9 && code <= 13)) {
         i++;
         continue;
       }
-      if (t.startsWith('//', i)) {
+      if (code > 127) {
+        SPACE.lastIndex = i;
+        if (SPACE.test(t)) {
+          i = SPACE.lastIndex;
+          continue;
+        }
+      }
+      const c = t[i];
+      if (c === '/' && t[i + 1] === '/') {
         while (i < t.length && t[i] !== '\n' && t[i] !== '\r') i++;
         continue;
       }
-      if (t.startsWith('/*', i)) {
+      if (c === '/' && t[i + 1] === '*') {
         const start = i;
         let depth = 0;
         while (i < t.length) {
-          if (t.startsWith('/*', i)) {
+          if (t[i] === '/' && t[i + 1] === '*') {
             depth++;
             i += 2;
-          } else if (t.startsWith('*/', i)) {
+          } else if (t[i] === '*' && t[i + 1] === '/') {
             depth--;
             i += 2;
             if (depth === 0) break;
@@ -91,42 +115,55 @@ export class Lexer {
         if (depth !== 0) throw new UserError(error('unterminated comment', this.span(start, 2), 'parse'));
         continue;
       }
-      if (/[A-Za-z_@]/.test(c)) {
-        const start = i;
-        while (i < t.length && /[A-Za-z0-9_@']/.test(t[i])) i++;
-        push('ident', t.slice(start, i), start);
+      IDENT.lastIndex = i;
+      const word = IDENT.exec(t);
+      if (word) {
+        push('ident', word[0], i, IDENT.lastIndex);
+        i = IDENT.lastIndex;
         continue;
       }
-      if (/[0-9]/.test(c)) {
+      NUMBER.lastIndex = i;
+      const digits = NUMBER.exec(t);
+      if (digits) {
         const start = i;
-        while (i < t.length && /[0-9]/.test(t[i])) i++;
-        if (i < t.length && /[A-Za-z_@]/.test(t[i])) {
+        i = NUMBER.lastIndex;
+        IDENT_START.lastIndex = i;
+        if (IDENT_START.test(t)) {
           throw new UserError(error(`malformed number '${t.slice(start, i + 1)}'`, this.span(start, i + 1 - start), 'parse'));
         }
-        push('number', t.slice(start, i), start);
+        push('number', digits[0], start, i);
         continue;
       }
       if (c === '"') {
         const start = i++;
         let value = '';
-        while (i < t.length && t[i] !== '"' && t[i] !== '\n') {
-          if (t[i] === '\\' && i + 1 < t.length) i++;
-          value += t[i++];
+        let from = i;
+        while (i < t.length && t[i] !== '"') {
+          if (t[i] === '\\' && i + 1 < t.length) {
+            // syfco unescapes only \" ; every other pair stays as written.
+            if (t[i + 1] === '"') {
+              value += t.slice(from, i) + '"';
+              from = i + 2;
+            }
+            i += 2;
+          } else i++;
         }
-        if (t[i] !== '"') throw new UserError(error('unterminated string', this.span(start, 1), 'parse'));
+        if (i >= t.length) throw new UserError(error('unterminated string', this.span(start, 1), 'parse'));
+        value += t.slice(from, i);
         i++;
-        push('string', value, start);
+        push('string', value, start, i);
         continue;
       }
-      const sym = SYMBOLS.find((s) => t.startsWith(s, i));
+      const sym = SYMBOLS.get(c)?.find((s) => s.length === 1 || t.startsWith(s, i));
       if (sym) {
-        push('punct', sym, i);
+        push('punct', sym, i, i + sym.length);
         i += sym.length;
         continue;
       }
-      const shown = c.codePointAt(0)! < 32 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c;
+      const point = t.codePointAt(i)!;
+      const shown = point < 32 ? `\\u${point.toString(16).padStart(4, '0')}` : String.fromCodePoint(point);
       throw new UserError(error(`unexpected character '${shown}'`, this.span(i, 1), 'parse'));
     }
-    push('eof', '', t.length);
+    push('eof', '', t.length, t.length);
   }
 }

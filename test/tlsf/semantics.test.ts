@@ -41,8 +41,8 @@ describe('TLSF evaluation', () => {
     DEFINITIONS {
       m = n + 1;
       mutex(bus, k) = &&[0 <= i < k] &&[i < j < k] !(bus[i] && bus[j]);
-      choose(x) = a : x == 0
-                  b : otherwise;
+      choose(x) = x == 0 : a
+                  otherwise : b;
       Evens = {0, 2 .. 6};
     }
   }`;

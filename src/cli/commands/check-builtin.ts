@@ -146,19 +146,29 @@ async function checkBuiltin(args: Record<string, unknown>, files: string[], time
     const label = files.join(' + ');
     if (progress) writeStderr(`[composed] ${label}\n`);
     const { loadSpecs } = await import('../../report/build.js');
+    const { FrontEndTimeout } = await import('../../frontend/load.js');
     const { synthesizeController, checkRealizability } = await import('../../synthesis/index.js');
-    const spec = await loadSpecs(files, { importRoot, theory: theoryOverride });
     const started = performance.now();
+    // Loading the files again counts against the composed check's time (a TLSF file may expand slowly).
+    const deadline = started + timeoutSeconds * 1000;
+    let spec: GameSpec | undefined;
+    try {
+      spec = await loadSpecs(files, { importRoot, deadline, theory: theoryOverride });
+    } catch (err) {
+      if (!(err instanceof FrontEndTimeout)) throw err;
+    }
     let solved: { verdict: 'realizable' | 'unrealizable' | 'unknown'; reason?: string; states?: number };
-    if (withStates) {
-      const r = synthesizeController(spec, { timeoutMs: timeoutSeconds * 1000 });
+    const timeoutMs = Math.max(1, deadline - performance.now());
+    if (!spec) solved = { verdict: 'unknown', reason: 'timeout' };
+    else if (withStates) {
+      const r = synthesizeController(spec, { timeoutMs });
       solved = r.verdict === 'realizable' ? { verdict: r.verdict, states: r.controller.stateCount } : r;
-    } else solved = checkRealizability(spec, { timeoutMs: timeoutSeconds * 1000 });
+    } else solved = checkRealizability(spec, { timeoutMs });
     const seconds = (performance.now() - started) / 1000;
     const result: Exclude<IsolatedResult, { verdict: 'error' }> = { verdict: solved.verdict, seconds, states: solved.states, reason: solved.reason };
     if (result.verdict === 'unrealizable') sawUnrealizable = true;
     if (result.verdict === 'unknown') sawUnknown = true;
-    const explanation = result.verdict === 'unrealizable' && explain ? await explainSafely(label, async () => spec, timeoutSeconds * 1000) : undefined;
+    const explanation = result.verdict === 'unrealizable' && explain && spec ? await explainSafely(label, async () => spec, timeoutSeconds * 1000) : undefined;
     report(label, result, explanation);
   }
   if (sawInternal) return ExitCode.internal;

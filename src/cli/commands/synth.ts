@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { UserError } from '../../diagnostics/diagnostic.js';
-import { loadGame, loadLtlGame, theoryOption } from '../../frontend/load.js';
+import { FrontEndTimeout, loadGame, loadLtlGame, theoryOption } from '../../frontend/load.js';
 import { InternalSynthesisError, synthesize } from '../../synthesis/index.js';
 import { controllerToHoa, controllerToJson, counterstrategyToJson } from '../../synthesis/print.js';
 import { buildDiagram, toDot, toMermaid } from '../../explain/diagram.js';
@@ -25,18 +25,26 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   const timeoutSeconds = Number(args.timeout ?? 60);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
     throw new UserError({ severity: 'error', message: `--timeout expects a positive number of seconds`, code: 'usage' });
+  const deadlineAt = performance.now() + timeoutSeconds * 1000;
   const file = args.file === undefined ? undefined : String(args.file);
   let spec;
   if (args.ltl !== undefined) spec = await loadLtlGame(String(args.ltl), list(args.ins), list(args.outs));
   else if (file) {
     const params = list(args.param);
     const { parseParamAssignments } = await import('../../tlsf/index.js');
-    spec = await loadGame(file, {
-      params: params.length > 0 ? parseParamAssignments(params) : undefined,
-      importRoot: importRootArg(args),
-      theory: theoryOption(args.theory),
-      onWarning: (d) => process.stderr.write(renderDiagnostics([d]) + '\n'),
-    });
+    try {
+      spec = await loadGame(file, {
+        params: params.length > 0 ? parseParamAssignments(params) : undefined,
+        importRoot: importRootArg(args),
+        theory: theoryOption(args.theory),
+        onWarning: (d) => process.stderr.write(renderDiagnostics([d]) + '\n'),
+        deadline: deadlineAt,
+      });
+    } catch (err) {
+      if (!(err instanceof FrontEndTimeout)) throw err;
+      process.stderr.write(`${file}: unknown (timeout) after ${timeoutSeconds.toFixed(2)} s\n`);
+      return ExitCode.unknown;
+    }
   } else throw new UserError({ severity: 'error', message: 'name a spec file, or give --ltl with --ins/--outs', code: 'usage' });
 
   const emit = (text: string) => {
@@ -48,7 +56,8 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   let result;
   try {
     result = synthesize(spec, {
-      timeoutMs: timeoutSeconds * 1000,
+      // Whatever loading the spec took comes out of the same budget.
+      timeoutMs: Math.max(1, deadlineAt - performance.now()),
       onProgress: args.verbose ? (m) => process.stderr.write(`${m}\n`) : undefined,
     });
   } catch (err) {
