@@ -81,7 +81,8 @@ export function buildControllerTable(spec: GameSpec, machine: MealyMachine, name
     if (!signals.some((s) => s.name === group.signal))
       throw new TableBuildError(`${spec.name}: signal group ${group.signal} has no signal declaration`);
 
-  const specParts = [...spec.initially, ...spec.preset, ...spec.assumptions, ...spec.guarantees];
+  // Theory facts are not lines the user wrote: transitions cite the user's own lines only.
+  const specParts = [...spec.initially, ...spec.preset, ...spec.assumptions, ...spec.guarantees].filter((p) => p.theory === undefined);
   const partAtoms = specParts.map((part) => ({ part, atoms: atoms(part.formula) }));
   // The files spec lines come from, in first-mention order, so a composed controller's
   // explanations can say which file a line is in.
@@ -125,7 +126,16 @@ export function buildControllerTable(spec: GameSpec, machine: MealyMachine, name
     return { index, decision: buildDiagram(rows, index, spec.name) };
   });
 
-  return { name, signals, predicates, updates, initialState: machine.initial, states, ...(specFiles.length > 0 ? { specFiles } : {}) };
+  return {
+    name,
+    ...(spec.theory ? { theory: spec.theory } : {}),
+    signals,
+    predicates,
+    updates,
+    initialState: machine.initial,
+    states,
+    ...(specFiles.length > 0 ? { specFiles } : {}),
+  };
 }
 
 /** Pick the update proposition of one signal that the output cube allows, preferring the self-update. */

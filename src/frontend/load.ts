@@ -8,7 +8,7 @@
 import { extname } from 'node:path';
 import { readUserFile, registerSource } from '../diagnostics/sources.js';
 import { error, type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
-import type { GameSpec } from '../game/spec.js';
+import type { GameSpec, TheoryName } from '../game/spec.js';
 
 export interface LoadOptions {
   /** TLSF GLOBAL PARAMETERS overrides (`--param n=3`). */
@@ -30,6 +30,18 @@ export interface LoadOptions {
    * parameters, definitions and big operators can expand for a long time).
    */
   readonly deadline?: number;
+  /** TSL: the theory to read the spec in, overriding its header (`--theory`); `none`: uninterpreted. */
+  readonly theory?: TheoryName | 'none';
+}
+
+/** `--theory lia|uf|none` as a load option (undefined when the flag is absent). */
+export function theoryOption(value: unknown): TheoryName | 'none' | undefined {
+  if (value === undefined) return undefined;
+  const v = String(value).toLowerCase();
+  if (v === 'lia') return 'LIA';
+  if (v === 'uf') return 'UF';
+  if (v === 'none') return 'none';
+  throw new UserError(error(`--theory expects lia, uf or none, not '${String(value)}'`, undefined, 'usage'));
 }
 
 /** Loading passed `LoadOptions.deadline`; callers report `unknown (timeout)`. */
@@ -61,6 +73,7 @@ export async function loadGame(path: string, options: LoadOptions = {}): Promise
         registerSource(file, imported);
         options.onImport?.(file, imported);
       },
+      theory: options.theory,
     });
     for (const d of loaded.diagnostics) options.onWarning?.(d);
     return loaded.game;

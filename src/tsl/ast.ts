@@ -74,8 +74,10 @@ export interface Definition {
 
 export interface TslAst {
   readonly file: string;
-  /** `#UF`, `#EUF`, `#LIA`, `#QF_UF` (theory header; informational). */
+  /** `#UF`, `#EUF`, `#LIA`, `#QF_UF`: the theory the predicates are read in (docs/theories.md). */
   readonly header?: string;
+  /** Where the header is. */
+  readonly headerLoc?: Loc;
   readonly imports: readonly Import[];
   readonly definitions: readonly Definition[];
   readonly sections: readonly Section[];

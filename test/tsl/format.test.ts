@@ -13,7 +13,7 @@ import { corpusPath } from '../support/corpus.js';
 import { mulberry32 as rng } from '../../runtime/random.js';
 
 const loc: Loc = { line: 1, col: 1, offset: 0, endOffset: 0 };
-const LOCATION_KEYS = new Set(['loc', 'fnLoc', 'targetLoc', 'pathLoc', 'paren', 'file']);
+const LOCATION_KEYS = new Set(['loc', 'fnLoc', 'targetLoc', 'pathLoc', 'headerLoc', 'paren', 'file']);
 
 /** The AST without positions and parenthesis marks: what "the same AST" means. */
 function strip(value: unknown): unknown {

@@ -9,6 +9,7 @@
  * writes, compares and reports.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { theoryOption } from '../../frontend/load.js';
 import { dirname, relative } from 'node:path';
 import { type Diagnostic, UserError } from '../../diagnostics/diagnostic.js';
 import { compile, type CompileOptions, type FileText } from '../../api/compile.js';
@@ -57,6 +58,7 @@ function parseOptions(args: Record<string, unknown>): Options {
       runtimeImport: args['runtime-import'] === undefined ? undefined : String(args['runtime-import']),
       timeout: timeoutSeconds,
       importRoot: importRootArg(args),
+      theory: theoryOption(args.theory),
       dts: Boolean(args.dts),
       diagram,
       synthesizer: external ? (String(args.synthesizer) as SynthesizerName) : undefined,

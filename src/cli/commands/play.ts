@@ -8,6 +8,7 @@ import { UserError } from '../../diagnostics/diagnostic.js';
 import { explainUnrealizable } from '../../explain/explain.js';
 import { playAsController, playAsEnvironment, type PlayIO } from '../../explain/play.js';
 import { loadSpecs } from '../../report/build.js';
+import { theoryOption } from '../../frontend/load.js';
 import { synthesize } from '../../synthesis/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { importRootArg } from '../io.js';
@@ -17,7 +18,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   if (files.length === 0) throw new UserError({ severity: 'error', message: 'name at least one spec file', code: 'usage' });
   const seconds = Number(args.timeout ?? 60);
   const steps = Number(args.steps ?? 50);
-  const spec = await loadSpecs(files, { importRoot: importRootArg(args) });
+  const spec = await loadSpecs(files, { importRoot: importRootArg(args), theory: theoryOption(args.theory) });
   const result = synthesize(spec, { timeoutMs: seconds * 1000 });
   if (result.verdict === 'unknown') {
     process.stdout.write(`${spec.name}: unknown (${result.reason}); nothing to play\n`);
