@@ -28,6 +28,7 @@ import {
 } from './extract.js';
 import { type Mover, MoveTable, type SolvedGame, solveBounded, Timeout } from './game.js';
 import { solveOnTheFly } from './otf.js';
+import { dict } from '../../runtime/dict.js';
 import { completeCube, type Dimension, dimensionsFor } from './split.js';
 import { type Ucw, ucwFromTgba } from './ucw.js';
 
@@ -363,7 +364,7 @@ function solveDecomposed(spec: GameSpec, options: SynthesisOptions, want: Wanted
   const stats: SynthesisStats = { K, automatonStates, gamePositions: positions, parts: plan.parts.length };
   if (!want.controller) return { verdict: 'realizable', stats };
   const outputDims = dimensionsFor(outputNames(spec), spec.signals);
-  const controller = productOfControllers(inputNames(spec), outputNames(spec), controllers, completeCube({}, outputDims), budget.tick);
+  const controller = productOfControllers(inputNames(spec), outputNames(spec), controllers, completeCube(dict(), outputDims), budget.tick);
   return { verdict: 'realizable', controller, stats };
 }
 
@@ -719,7 +720,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     // Widened states (largest winning positions) give fewer states but may act on obligations
     // that are not pending; keep the plain extraction when it is as small, since it makes fewer
     // updates that are not self-updates (fewer LLM calls).
-    const idle = completeCube({}, outputDims);
+    const idle = completeCube(dict(), outputDims);
     const busy = (m: MealyMachine) => m.transitions.filter((t) => outputs.some((o) => t.output[o] !== idle[o])).length;
     const candidates = [true, false].map((widen) => minimizeMealy(extractMealyController(game, inputs, outputs, outputDims, widen)));
     candidates.sort((a, b) => a.stateCount - b.stateCount || busy(a) - busy(b));
