@@ -28,7 +28,7 @@ afterEach(() => {
 });
 
 /** An object with `name` as an own key, as JSON.parse or Object.fromEntries make it. */
-const withKey = <T>(name: string, value: T, rest: Record<string, T> = {}): Record<string, T> => Object.fromEntries([[name, value], ...Object.entries(rest)]);
+const withKey = <T, R = T>(name: string, value: T, rest: Record<string, R> = {}): Record<string, T | R> => Object.fromEntries([[name, value], ...Object.entries(rest)]);
 
 type Bindings = { functions: [string, string][]; signals: [string, string][] };
 type Module = Record<string, unknown>;
