@@ -4,19 +4,39 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { type Diagnostic, formatDiagnostic, UserError } from '../diagnostics/diagnostic.js';
+import { InputReadError, isStdinPath, readInputFile, STDIN_PATH } from '../frontend/read-input.js';
 
 const sources = new Map<string, string>();
 
-/** Read a user file; a missing or unreadable file is a user error, not a crash. */
+/**
+ * Read a file named on the command line (`-` is standard input), at most `MAX_INPUT_BYTES`; a
+ * missing, unreadable, oversized or unsuitable file (directory, device) is a user error, not a
+ * crash or a hang.
+ */
 export function readUserFile(path: string): string {
   try {
-    const text = readFileSync(path, 'utf8');
+    const text = readInputFile(path);
     sources.set(path, text);
     return text;
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-    throw new UserError({ severity: 'error', message: `cannot read ${path}: ${reason}`, code: 'io' });
+    if (err instanceof InputReadError) throw new UserError({ severity: 'error', message: err.message, code: 'io' });
+    throw err;
   }
+}
+
+/**
+ * The command line with each lone `-` (before a `--`) replaced by `STDIN_PATH`: yargs drops a `-`
+ * from array positionals and turns it into '' elsewhere (yargs/yargs-parser#381), so every command
+ * sees standard input under one name. Words after `--` belong to another program.
+ */
+export function markStdinArguments(argv: readonly string[]): string[] {
+  const end = argv.indexOf('--');
+  return argv.map((a, i) => (a === '-' && (end < 0 || i < end) ? STDIN_PATH : a));
+}
+
+/** Refuse standard input for an argument of a command that needs a file (or stdin itself). */
+export function refuseStdin(path: string, why: string): void {
+  if (isStdinPath(path)) throw new UserError({ severity: 'error', message: `standard input (-) cannot be used here: ${why}`, code: 'usage' });
 }
 
 /** `--import-root DIR` (every command that reads TSL imports), or undefined when not given. */

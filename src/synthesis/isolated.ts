@@ -21,6 +21,8 @@ import type { Worker } from 'node:worker_threads';
 
 export interface IsolatedRequest {
   readonly file?: string;
+  /** The file's text, read by the caller: standard input and pipes can be read only once. */
+  readonly text?: string;
   readonly ltl?: { readonly formula: string; readonly ins: readonly string[]; readonly outs: readonly string[] };
   readonly params?: Readonly<Record<string, number>>;
   /** TSL imports only from inside this directory (`--import-root`). */
@@ -313,7 +315,7 @@ export async function runInProcess(request: IsolatedRequest, limits?: InProcessL
     const { loadGame, loadLtlGame } = await import('../frontend/load.js');
     const spec = request.ltl
       ? await loadLtlGame(request.ltl.formula, request.ltl.ins, request.ltl.outs)
-      : await loadGame(request.file!, { params: request.params, importRoot: request.importRoot });
+      : await loadGame(request.file!, { params: request.params, importRoot: request.importRoot, text: request.text });
     const { checkRealizability, synthesizeController, CONTROLLER_TOO_LARGE, STOPPED_EARLY } = await import('./index.js');
     const remaining = Math.max(1, request.timeoutMs - (performance.now() - started));
     const options = { timeoutMs: remaining, stopAfterMs: limits?.stopAfterMs };

@@ -16,17 +16,11 @@ import { LabelRuleError } from '../../../runtime/monitor/label.js';
 import { type EndSemantics, MonitorLimitError } from '../../../runtime/monitor/progression.js';
 import { ExitCode } from '../exit-codes.js';
 import { readUserFile, registerSource, renderDiagnostics } from '../io.js';
+import { isStdinPath, STDIN_PATH } from '../../frontend/read-input.js';
 
-/** Paths that name this process's standard input (opened as such: a socket cannot be reopened by path). */
-const STDIN_PATHS = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
-
-/**
- * The log argument. yargs turns a lone `-` positional into '' (yargs/yargs-parser#381), so an
- * empty value with `-` on the command line is stdin.
- */
+/** The log argument (a lone `-` arrives as STDIN_PATH: see markStdinArguments). */
 function logArgument(value: unknown): string {
   const text = value === undefined ? '' : String(value);
-  if (text === '' && process.argv.slice(2).includes('-')) return '-';
   if (text === '') throw new UserError(error('no log given: name a file, or - for standard input', undefined, 'usage'));
   return text;
 }
@@ -57,8 +51,11 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   const specPaths = (Array.isArray(args.spec) ? args.spec : [args.spec]).map(String);
   const specPath = specPaths.join(', ');
   const logArg = logArgument(args.log);
-  const stdin = STDIN_PATHS.has(logArg);
-  const logName = stdin ? (logArg === '-' ? '<stdin>' : logArg) : logArg;
+  // Opened as this process's stdin, not by path: a socket cannot be reopened by path.
+  const stdin = isStdinPath(logArg);
+  const logName = stdin ? (logArg === '-' ? STDIN_PATH : logArg) : logArg;
+  const specsOnStdin = [...specPaths, ...(typeof args.labels === 'string' ? [args.labels] : [])].filter(isStdinPath).length;
+  if (specsOnStdin > 0 && (stdin || specsOnStdin > 1)) throw new UserError(error('standard input (-) can be given only once', undefined, 'usage'));
   const rules = combineRules(specPaths.map((p) => parseRules(readUserFile(p), p)));
   const labelsPath = typeof args.labels === 'string' ? args.labels : undefined;
   const labelCfg = labelsPath ? parseLabelsFile(readUserFile(labelsPath), labelsPath) : {};

@@ -14,7 +14,8 @@
  */
 import { UserError } from '../../diagnostics/diagnostic.js';
 import { ExitCode } from '../exit-codes.js';
-import { diagnosticsToJson, importRootArg, loadSourceFor, renderDiagnostics, useColor } from '../io.js';
+import { diagnosticsToJson, importRootArg, loadSourceFor, readUserFile, renderDiagnostics, useColor } from '../io.js';
+import { isStreamInput } from '../../frontend/read-input.js';
 import { isTerminal, writeStderr, writeStdout } from '../out.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { UnrealizableExplanation } from '../../explain/explain.js';
@@ -77,7 +78,12 @@ async function checkBuiltin(args: Record<string, unknown>, files: string[], time
       },
     });
   }
-  for (const file of files) requests.push({ label: file, request: { file, params, importRoot, timeoutMs: timeoutSeconds * 1000, synthesize: withStates } });
+  for (const file of files) {
+    // Standard input and pipes are read here, once: the check (in a worker) and the explanation
+    // (here) both need the text.
+    const text = isStreamInput(file) ? readUserFile(file) : undefined;
+    requests.push({ label: file, request: { file, text, params, importRoot, timeoutMs: timeoutSeconds * 1000, synthesize: withStates } });
+  }
   if (requests.length === 0)
     throw new UserError({ severity: 'error', message: 'name at least one spec file, or give --ltl with --ins/--outs', code: 'usage' });
 
@@ -163,7 +169,7 @@ async function specOf(request: IsolatedRequest): Promise<GameSpec> {
     return loadLtlGame(request.ltl.formula, [...request.ltl.ins], [...request.ltl.outs]);
   }
   const { loadGame } = await import('../../frontend/load.js');
-  return loadGame(String(request.file), { params: request.params, importRoot: request.importRoot });
+  return loadGame(String(request.file), { params: request.params, importRoot: request.importRoot, text: request.text });
 }
 
 /**
