@@ -13,6 +13,7 @@ import type { ControllerMetadata } from '../../runtime/table.js';
 import { error, UserError } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadGame } from '../frontend/load.js';
+import { InputReadError, readInputFile } from '../diagnostics/read-input.js';
 import type { GameSpec, TheoryName } from '../game/spec.js';
 import type { MealyMachine } from '../game/mealy.js';
 import { synthesize } from '../synthesis/index.js';
@@ -165,10 +166,10 @@ export function assertVerified(spec: GameSpec, machine: MealyMachine): void {
 
 function readText(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readInputFile(file);
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-    throw new UserError(error(`cannot read ${file}: ${reason}`, undefined, 'io'));
+    if (err instanceof InputReadError) throw new UserError(error(err.message, undefined, 'io'));
+    throw err;
   }
 }
 

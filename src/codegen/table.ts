@@ -13,6 +13,7 @@
 import type { ControllerTable, DecisionNode, PredicateData, SignalData, StateData, UpdateData } from '../../runtime/table.js';
 import type { GameSpec, SpecPart } from '../game/spec.js';
 import type { Cube, MealyMachine } from '../game/mealy.js';
+import { own } from '../../runtime/dict.js';
 import { atoms } from '../ltl/formula.js';
 
 /** A machine that cannot be compiled: a bug upstream (synthesis/reader), not a user mistake. */
@@ -140,10 +141,10 @@ export function buildControllerTable(spec: GameSpec, machine: MealyMachine, name
 
 /** Pick the update proposition of one signal that the output cube allows, preferring the self-update. */
 function chooseUpdate(signal: string, group: readonly string[], selfUpdate: string | undefined, output: Cube): string {
-  const setTrue = group.filter((p) => output[p] === true);
+  const setTrue = group.filter((p) => own(output, p) === true);
   if (setTrue.length > 1) throw new TableBuildError(`signal ${signal}: a transition performs ${setTrue.join(' and ')} at once`);
   if (setTrue.length === 1) return setTrue[0];
-  const allowed = group.filter((p) => output[p] !== false);
+  const allowed = group.filter((p) => own(output, p) !== false);
   if (selfUpdate !== undefined && allowed.includes(selfUpdate)) return selfUpdate;
   if (allowed.length === 0) throw new TableBuildError(`signal ${signal}: a transition forbids every update`);
   return allowed[0];

@@ -2,7 +2,7 @@
  * Building a report from spec files: load (and compose, for several files), decide, then either
  * draw the controller or explain the conflict. Shared by `tslc report` and tests.
  */
-import { readFileSync } from 'node:fs';
+import { readInputFile } from '../diagnostics/read-input.js';
 import { composeGames } from '../codegen/compose.js';
 import { buildDiagram } from '../explain/diagram.js';
 import { explainUnrealizable } from '../explain/explain.js';
@@ -33,7 +33,7 @@ export async function loadSpecs(files: readonly string[], options: LoadSpecsOpti
 export async function buildReportInput(files: readonly string[], options: BuildReportOptions = {}): Promise<ReportInput> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const spec = await loadSpecs(files, options);
-  const texts = files.map((path) => ({ path, text: readFileSync(path, 'utf8') }));
+  const texts = files.map((path) => ({ path, text: readInputFile(path) }));
   const title = `${spec.name}`;
   const theoryParts = spec.assumptions.filter((p) => p.theory !== undefined);
   const theory = spec.theory ? { name: `#${spec.theory}`, facts: theoryParts.map((p) => ({ kind: p.theory!.kind, fact: p.theory!.fact })) } : undefined;

@@ -23,7 +23,7 @@ import type { TheoryName } from '../game/spec.js';
 
 export interface IsolatedRequest {
   readonly file?: string;
-  /** The text of `file` when the caller has it (an in-memory source); else the file is read. */
+  /** The file's text when the caller has it (an in-memory source, or standard input or a pipe, which can be read only once); else the file is read. */
   readonly text?: string;
   readonly ltl?: { readonly formula: string; readonly ins: readonly string[]; readonly outs: readonly string[] };
   readonly params?: Readonly<Record<string, number>>;

@@ -13,7 +13,8 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { checkEachBuiltin } from '../../api/check-builtin.js';
 import { combinedExitCode, type CheckInput, type SpecVerdict } from '../../api/verdict.js';
 import type { TheoryListing } from '../../api/theory-listing.js';
-import { diagnosticsToJson, importRootArg, loadSourceFor, renderDiagnostics, useColor } from '../io.js';
+import { diagnosticsToJson, importRootArg, loadSourceFor, readUserFile, renderDiagnostics, useColor } from '../io.js';
+import { isStreamInput } from '../../diagnostics/read-input.js';
 import { isTerminal, writeStderr, writeStdout } from '../out.js';
 
 export const list = (v: unknown): string[] =>
@@ -30,7 +31,10 @@ export function timeoutSecondsOf(args: Record<string, unknown>): number {
 /** The specs `check`'s arguments name: `--ltl` first, then the files. */
 export function checkInputs(args: Record<string, unknown>): CheckInput[] {
   const formula: CheckInput[] = args.ltl !== undefined ? [{ ltl: String(args.ltl), ins: list(args.ins), outs: list(args.outs) }] : [];
-  return [...formula, ...list(args.files)];
+  // Standard input and pipes are read here, once: the check (perhaps in a worker) and the
+  // explanation (here) both need the text.
+  const files = list(args.files).map((file): CheckInput => (isStreamInput(file) ? { path: file, text: readUserFile(file) } : file));
+  return [...formula, ...files];
 }
 
 /** Checks the specs of `args` with the builtin engine and prints one verdict each. */

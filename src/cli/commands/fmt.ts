@@ -7,8 +7,10 @@ import { readTslFile, writeOut } from '../tsl-support.js';
 import { formatTsl } from '../../tsl/format.js';
 import { parseTsl } from '../../tsl/parse.js';
 import { ExitCode } from '../exit-codes.js';
+import { refuseStdin } from '../io.js';
 
 export async function run(args: Record<string, unknown>): Promise<number> {
+  if (args.write) refuseStdin(String(args.file), '--write rewrites a file in place');
   const { file, text } = readTslFile(args);
   const style = args.style === 'call' ? 'call' : 'curried';
   const formatted = formatTsl(parseTsl(file, text), { style, source: text });
