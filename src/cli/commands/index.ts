@@ -186,13 +186,13 @@ export const commands: readonly CommandSpec[] = [
     load: () => import('./parse.js'),
   },
   {
-    command: 'fmt <file>',
-    describe: 'Print a .tsl file in canonical form (parenthesized where TSL and Spot precedence differ)',
+    command: 'fmt <files..>',
+    describe: 'Print a .tsl file in canonical form (parenthesized where TSL and Spot precedence differ); --write or --check several',
     builder: (y) =>
       y
-        .positional('file', { type: 'string', demandOption: true, describe: '.tsl file' })
-        .option('write', { alias: 'w', type: 'boolean', default: false, describe: 'rewrite the file in place' })
-        .option('check', { type: 'boolean', default: false, describe: 'exit 1 if the file is not formatted' })
+        .positional('files', { type: 'string', array: true, demandOption: true, describe: '.tsl files (several with --write or --check)' })
+        .option('write', { alias: 'w', type: 'boolean', default: false, describe: 'rewrite the files in place' })
+        .option('check', { type: 'boolean', default: false, describe: 'exit 1 if any file is not formatted (CI)' })
         .option('style', { choices: ['curried', 'call'], default: 'curried', describe: 'terms as `p x (f y)` (tsltools) or `p(x, f(y))`' })
         .option('json', { type: 'boolean', default: false, describe: 'print errors as JSON' }),
     load: () => import('./fmt.js'),
