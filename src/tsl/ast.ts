@@ -82,3 +82,21 @@ export interface TslAst {
   readonly definitions: readonly Definition[];
   readonly sections: readonly Section[];
 }
+
+/** The expressions directly inside `e`, for the walkers that must not recurse (deep specs). */
+export function exprChildren(e: Expr): readonly Expr[] {
+  switch (e.kind) {
+    case 'app':
+      return e.args;
+    case 'update':
+      return [e.value];
+    case 'unary':
+      return [e.arg];
+    case 'binary':
+    case 'arith':
+    case 'compare':
+      return [e.left, e.right];
+    default:
+      return [];
+  }
+}

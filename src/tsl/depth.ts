@@ -14,7 +14,7 @@
  */
 import { MAX_LTL_DEPTH } from '../../runtime/ltl/parse.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { Definition, Expr, TslAst } from './ast.js';
+import { type Definition, type Expr, exprChildren, type TslAst } from './ast.js';
 import { findDefinition, type Scope } from './expansion-cost.js';
 
 export const MAX_FORMULA_DEPTH = MAX_LTL_DEPTH;
@@ -27,22 +27,6 @@ interface Profile {
 
 const NONE = Number.NEGATIVE_INFINITY;
 
-function childrenOf(e: Expr): readonly Expr[] {
-  switch (e.kind) {
-    case 'app':
-      return e.args;
-    case 'update':
-      return [e.value];
-    case 'unary':
-      return [e.arg];
-    case 'binary':
-    case 'arith':
-    case 'compare':
-      return [e.left, e.right];
-    default:
-      return [];
-  }
-}
 
 /** The definition a node uses (a name or an application of one), if it is not a parameter. */
 function usedName(e: Expr, params: ReadonlyMap<string, number>): string | undefined {
@@ -68,7 +52,7 @@ export class FormulaDepths {
         stack.pop();
         continue;
       }
-      const kids = childrenOf(e);
+      const kids = exprChildren(e);
       const pending = kids.filter((k) => !done.has(k));
       if (pending.length > 0) {
         for (let i = pending.length - 1; i >= 0; i--) stack.push(pending[i]);
@@ -114,7 +98,7 @@ export class FormulaDepths {
         const name = usedName(x, ps);
         const def = name === undefined ? undefined : findDefinition(s, name);
         if (def && !this.profiles.has(def.def)) found.push({ def: def.def, scope: def.scope, expanded: false });
-        stack.push(...childrenOf(x));
+        stack.push(...exprChildren(x));
       }
       return found;
     };
@@ -166,14 +150,14 @@ export class FormulaDepths {
       const found = this.callee(node, scope, none);
       if (found) {
         // Through an argument, the arguments' nodes (here in the file) are deeper in the expansion.
-        const args = childrenOf(node);
+        const args = exprChildren(node);
         const j = args.findIndex((a, i) => above + found.perParam[i] + profiles.get(a)!.base > levels && above + found.perParam[i] + 1 <= levels);
         if (j < 0) return { node, depth: depth - 1, definition: usedName(node, none) };
         above += found.perParam[j];
         node = args[j];
         continue;
       }
-      const next = childrenOf(node).find((k) => above + 1 + profiles.get(k)!.base > levels);
+      const next = exprChildren(node).find((k) => above + 1 + profiles.get(k)!.base > levels);
       if (!next) return { node, depth: depth - 1 };
       above += 1;
       node = next;
