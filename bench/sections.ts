@@ -10,6 +10,7 @@ import { mcpShieldSection } from './mcp-shield.js';
 import { monitorSection } from './monitor.js';
 import { runtimeSection } from './runtime.js';
 import { syntcompSection } from './syntcomp.js';
+import { theoriesSection } from './theories.js';
 
 export interface BenchContext {
   /** Progress lines (stderr). */
@@ -25,4 +26,4 @@ export interface BenchSection {
   run(ctx: BenchContext): Promise<string>;
 }
 
-export const sections: readonly BenchSection[] = [corpusSection, syntcompSection, monitorSection, runtimeSection, mcpShieldSection];
+export const sections: readonly BenchSection[] = [corpusSection, syntcompSection, monitorSection, runtimeSection, mcpShieldSection, theoriesSection];
