@@ -261,7 +261,7 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
 }
 
 /** The `unknown` reason when the formulas are nested too deeply for the recursive algorithms. */
-export const NESTED_TOO_DEEPLY = 'the formula is nested too deeply for the solver (stack exhausted)';
+export const NESTED_TOO_DEEPLY = 'formula nested too deeply for the solver';
 
 /** The machine with every output cube complete (see `run`); the same object if it is already. */
 function withCompleteOutputs(m: MealyMachine, spec: GameSpec): MealyMachine {
