@@ -266,12 +266,12 @@ export const NESTED_TOO_DEEPLY = 'formula nested too deeply for the solver';
 /** The machine with every output cube complete (see `run`); the same object if it is already. */
 function withCompleteOutputs(m: MealyMachine, spec: GameSpec): MealyMachine {
   const outputs = outputNames(spec);
-  if (m.transitions.every((t) => outputs.every((o) => o in t.output))) return m;
+  if (m.transitions.every((t) => outputs.every((o) => Object.hasOwn(t.output, o)))) return m;
   const dims = dimensionsFor(outputs, spec.signals);
   const complete = (cube: MealyMachine['transitions'][number]['output']) => {
     const out: Record<string, boolean> = completeCube(cube, dims);
     // A signal the cube fixes only partly: the updates it leaves open are off.
-    for (const o of outputs) if (!(o in out)) out[o] = false;
+    for (const o of outputs) if (!Object.hasOwn(out, o)) out[o] = false;
     return out;
   };
   return { ...m, transitions: m.transitions.map((t) => ({ ...t, output: complete(t.output) })) };

@@ -22,6 +22,7 @@
 import { BDD_FALSE, BDD_TRUE, type BddManager, type BddNode } from '../automata/bdd.js';
 import { zielonkaTree, type ZielonkaTree } from '../automata/zielonka-tree.js';
 import type { Counterstrategy, CounterstrategyTransition } from '../game/counterstrategy.js';
+import { dict, own } from '../../runtime/dict.js';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
 import { exactlyOne, type GameSpec, inputNames, outputNames } from '../game/spec.js';
 import { and } from '../ltl/formula.js';
@@ -106,12 +107,13 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const firstLetters = new Frontiers(lbdd, 0, firstCount, tick);
   // The controller's letters are one-hot on the signals it is kept to.
   const oneHot = lbdd.fromFormula(and(...enforced.map((g) => exactlyOne(g.updates))));
-  const preferredOutputs: Cube = Object.fromEntries(enforced.flatMap((g) => (g.selfUpdate === undefined ? [] : [[g.selfUpdate, true]])));
+  // Cubes are keyed by the user's names (a proposition may be called __proto__): null-prototype records.
+  const preferredOutputs: Cube = dict(enforced.flatMap((g): Array<[string, boolean]> => (g.selfUpdate === undefined ? [] : [[g.selfUpdate, true]])));
   /** A complete valuation of the first mover's letters inside a guard (preferred values). */
   const completeFirst = (guard: BddNode): Cube => {
-    const cube = preferredCube(lbdd, guard, mealy ? {} : preferredOutputs);
+    const cube = preferredCube(lbdd, guard, mealy ? dict() : preferredOutputs);
     const names = mealy ? inputs : outputs;
-    return Object.fromEntries(names.map((n) => [n, cube[n] ?? (mealy ? false : (preferredOutputs[n] ?? false))]));
+    return dict(names.map((n): [string, boolean] => [n, own(cube, n) ?? (mealy ? false : (own(preferredOutputs, n) ?? false))]));
   };
 
   /** A component's step from a state: letters partitioned by successor and mark. */
@@ -412,7 +414,7 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   /** f with the first mover's letters fixed by a complete valuation of them. */
   function restrictFirst(f: BddNode, values: Cube): BddNode {
     let n = f;
-    while (n > 1 && lbdd.varOf(n) < firstCount) n = values[lbdd.varName(lbdd.varOf(n))] ? lbdd.high(n) : lbdd.low(n);
+    while (n > 1 && lbdd.varOf(n) < firstCount) n = own(values, lbdd.varName(lbdd.varOf(n))) ? lbdd.high(n) : lbdd.low(n);
     return n;
   }
 
@@ -423,7 +425,7 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
       tick();
       const v = states.list[s];
       if (v === SINK_WIN) {
-        transitions.push({ from: s, input: {}, output: outputCube({}), to: s });
+        transitions.push({ from: s, input: dict(), output: outputCube(dict()), to: s });
         continue;
       }
       for (const w of succ[v]) {
@@ -449,7 +451,7 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
       tick();
       const v = states.list[s];
       if (v === SINK_WIN) {
-        transitions.push({ from: s, input: {}, output: outputCube({}), to: s });
+        transitions.push({ from: s, input: dict(), output: outputCube(dict()), to: s });
         continue;
       }
       const w = strategy[v];
@@ -469,12 +471,12 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   function mealyCounterstrategy(startVertex: number, strategy: Int32Array): Counterstrategy {
     const states = numbering(startVertex);
     const transitions: CounterstrategyTransition[] = [];
-    const idle = completeInputs({}, inputs);
+    const idle = completeInputs(dict(), inputs);
     for (let s = 0; s < states.list.length; s++) {
       tick();
       const v = states.list[s];
       if (v === SINK_LOSE) {
-        transitions.push({ from: s, input: idle, output: {}, to: s });
+        transitions.push({ from: s, input: idle, output: dict(), to: s });
         continue;
       }
       const w = strategy[v];
@@ -494,12 +496,12 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   function mooreCounterstrategy(startVertex: number, strategy: Int32Array): Counterstrategy {
     const states = numbering(startVertex);
     const transitions: CounterstrategyTransition[] = [];
-    const idle = completeInputs({}, inputs);
+    const idle = completeInputs(dict(), inputs);
     for (let s = 0; s < states.list.length; s++) {
       tick();
       const v = states.list[s];
       if (v === SINK_LOSE) {
-        transitions.push({ from: s, input: idle, output: {}, to: s });
+        transitions.push({ from: s, input: idle, output: dict(), to: s });
         continue;
       }
       for (const w of succ[v]) {
@@ -520,8 +522,8 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
 }
 
 function completeInputs(cube: Cube, inputs: readonly string[]): Cube {
-  const out: Record<string, boolean> = {};
-  for (const i of inputs) out[i] = cube[i] ?? false;
+  const out: Record<string, boolean> = dict();
+  for (const i of inputs) out[i] = own(cube, i) ?? false;
   return out;
 }
 

@@ -11,6 +11,7 @@
  * product of small automata instead of one deterministic automaton.
  */
 import { BDD_FALSE, BDD_TRUE, type BddManager, type BddNode } from '../automata/bdd.js';
+import { dict, own } from '../../runtime/dict.js';
 import type { Cube } from '../game/mealy.js';
 
 export interface MoveClass {
@@ -87,11 +88,12 @@ export class Frontiers {
  */
 export function pathCubes(bdd: BddManager, guard: BddNode): Cube[] {
   const out: Cube[] = [];
-  const path: Record<string, boolean> = {};
+  // Names are the user's (a proposition may be called __proto__): null-prototype records.
+  const path: Record<string, boolean> = dict();
   const go = (n: BddNode) => {
     if (n === BDD_FALSE) return;
     if (n === BDD_TRUE) {
-      out.push({ ...path });
+      out.push(dict(Object.entries(path)));
       return;
     }
     const name = bdd.varName(bdd.varOf(n));
@@ -109,13 +111,13 @@ export function pathCubes(bdd: BddManager, guard: BddNode): Cube[] {
  * One cube inside a (satisfiable) guard, taking the preferred value of each variable it tests
  * where the guard allows (unlisted variables prefer false); untested variables stay open.
  */
-export function preferredCube(bdd: BddManager, guard: BddNode, preferred: Cube = {}): Cube {
+export function preferredCube(bdd: BddManager, guard: BddNode, preferred: Cube = dict()): Cube {
   if (guard === BDD_FALSE) throw new Error('partition: a cube of the empty guard');
-  const out: Record<string, boolean> = {};
+  const out: Record<string, boolean> = dict();
   let n = guard;
   while (n > 1) {
     const name = bdd.varName(bdd.varOf(n));
-    const want = preferred[name] ?? false;
+    const want = own(preferred, name) ?? false;
     const next = want ? bdd.high(n) : bdd.low(n);
     if (next !== BDD_FALSE) {
       out[name] = want;

@@ -114,7 +114,7 @@ export function verifyCounterstrategy(spec: GameSpec, cs: Counterstrategy): Veri
   for (const [s, ts] of byState.entries()) {
     for (const t of ts)
       for (const name of inputs)
-        if (!(name in t.input)) return { ok: false, kind: 'malformed', message: `state ${s} leaves input '${name}' open` };
+        if (!Object.hasOwn(t.input, name)) return { ok: false, kind: 'malformed', message: `state ${s} leaves input '${name}' open` };
     if (!cs.seesCurrentOutputs) {
       const key = (c: Cube) => inputs.map((n) => (c[n] ? 1 : 0)).join('');
       if (new Set(ts.map((t) => key(t.input))).size > 1) return { ok: false, kind: 'malformed', message: `state ${s} plays more than one input` };
