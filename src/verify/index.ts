@@ -103,6 +103,11 @@ export function verifyCounterstrategy(spec: GameSpec, cs: Counterstrategy): Veri
   const machine: MealyMachine = { inputs, outputs, stateCount: cs.stateCount, initial: cs.initial, transitions: cs.transitions };
   const malformed = checkShape(machine, new Set(inputs), new Set(outputs));
   if (malformed) return { ok: false, kind: 'malformed', message: malformed };
+  // Under Mealy semantics the controller sees each input before it answers, so an environment
+  // that chooses its input after the outputs would be clairvoyant: whatever it claims, it must
+  // commit to one input per state (checked below).
+  if (spec.semantics === 'mealy' && cs.seesCurrentOutputs)
+    return { ok: false, kind: 'malformed', message: 'the environment sees the outputs before its input, but the controller of a Mealy specification moves second' };
   if (cs.signalsEnforced && spec.initially.length > 0)
     return { ok: false, kind: 'malformed', message: 'outputs that break a signal are left out, but an INITIALLY part could excuse them' };
   const bdd = new BddManager();

@@ -50,6 +50,28 @@ describe('verifyCounterstrategy', () => {
     if (!r.ok) expect(r.kind).toBe('malformed');
   });
 
+  it('refuses a counterstrategy that claims to see the outputs first in a Mealy game', () => {
+    // The same clairvoyant play as above, declared as a Moore-style environment: the claim must
+    // come from the spec's semantics, not from the counterstrategy.
+    const cs: Counterstrategy = {
+      inputs: ['a'],
+      outputs: ['x'],
+      stateCount: 1,
+      initial: 0,
+      seesCurrentOutputs: true,
+      signalsEnforced: false,
+      transitions: [
+        { from: 0, input: { a: false }, output: { x: true }, to: 0 },
+        { from: 0, input: { a: true }, output: { x: false }, to: 0 },
+      ],
+    };
+    // G(x <-> a) is realizable under Mealy semantics; only a clairvoyant environment defeats it.
+    const echo = gameOf({ ins: ['a'], outs: ['x'], guarantee: ['G(x <-> a)'] });
+    const r = verifyCounterstrategy(echo, cs);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.kind).toBe('malformed');
+  });
+
   it('refuses a counterstrategy that allows a winning play (the spec is realizable)', () => {
     // G(x <-> a) is realizable: the environment playing a = true forever loses to x = true.
     const echo = gameOf({ ins: ['a'], outs: ['x'], guarantee: ['G(x <-> a)'] });
