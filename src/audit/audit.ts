@@ -8,7 +8,8 @@
  * reported as if the log ended there, marked `closedEarly`; and a closed run's outcome can go to
  * `onRun` at once instead of being kept (`keepRuns: false`), with the summary kept as counts.
  */
-import { MissingFieldError, type EventRecord, type Labeler, type LabelRules } from '../../runtime/monitor/label.js';
+import { type AnyLabeler, MissingFieldError, isPromiseLike, type EventRecord, type LabelRules } from '../../runtime/monitor/label.js';
+import { LlmLabelError } from '../../runtime/monitor/llm-label.js';
 import {
   type EndSemantics,
   type FinalStatus,
@@ -47,8 +48,18 @@ export interface AuditOptions {
   readonly properties: readonly AuditRule[];
   /** Rules for some or all propositions; the rest are read from a same-named field (any letter case). */
   readonly labels?: LabelRules;
-  /** A labeling function instead of rules (library use; fields are then not checked). */
-  readonly labeler?: Labeler;
+  /**
+   * A labeling function instead of rules (library use; fields are then not checked). It may
+   * answer with a promise (`llmLabeler`); only promises are awaited, so a synchronous labeler
+   * costs no promise per event.
+   */
+  readonly labeler?: AnyLabeler;
+  /**
+   * Propositions labelled by another labeler (e.g. `llmLabeler` with a prompt for each), whose
+   * answers may be promises; the other propositions keep their rules and fields, and the field
+   * check leaves these out. Its answers win for its propositions.
+   */
+  readonly delegate?: { readonly propositions: readonly string[]; readonly labeler: AnyLabeler };
   /**
    * Fields the rules read but the log lacks: `check` (default) makes a missing or duplicate CSV
    * column, or a JSONL field absent from every record of a run, an error (`FieldCheckError`);
@@ -199,9 +210,10 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
   const restarts = options.properties.map((p) => recovery && isInvariant(p.formula));
   const index = new Map(options.properties.map((p, i) => [p.name, i]));
 
-  const plan = options.labeler ? undefined : planFields(options.properties, options.labels);
+  const delegated = options.delegate ? new Set(options.delegate.propositions) : undefined;
+  const plan = options.labeler ? undefined : planFields(options.properties, options.labels, delegated);
   const reader = plan ? new FieldReader(plan, options.labels, missing) : undefined;
-  const labeler: Labeler = options.labeler ?? reader!.label;
+  const labeler: AnyLabeler = options.delegate ? delegating(reader!.label, options.delegate.labeler) : (options.labeler ?? reader!.label);
   // JSONL: each run must show each field somewhere. CSV: the header check replaces this.
   let trackFields = reader !== undefined && missing !== 'false' && plan!.fields.length > 0;
   // The same over the whole log: a run closed early is not checked on its own (the rest of it may
@@ -299,9 +311,10 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
     }
     let labels: Record<string, boolean>;
     try {
-      labels = labeler(event, state?.previous);
+      const answer = labeler(event, state?.previous);
+      labels = isPromiseLike(answer) ? await answer : answer;
     } catch (err) {
-      if (err instanceof MissingFieldError) {
+      if (err instanceof MissingFieldError || err instanceof LlmLabelError) {
         bad(line, err.message);
         continue;
       }
@@ -375,6 +388,18 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
     summary: summary.rows(),
     malformed: { count: malformedCount, first: malformed },
     closedEarly: { count: closedEarly, reopened, maxOpenRuns },
+  };
+}
+
+/** Rules and fields for most propositions, another (possibly async) labeler for the delegated ones. */
+function delegating(own: AnyLabeler, other: AnyLabeler): AnyLabeler {
+  return (event, previous) => {
+    const mine = own(event, previous);
+    const theirs = other(event, previous);
+    const merge = (a: Record<string, boolean>, b: Record<string, boolean>): Record<string, boolean> =>
+      Object.assign(Object.create(null) as Record<string, boolean>, a, b);
+    if (!isPromiseLike(mine) && !isPromiseLike(theirs)) return merge(mine, theirs);
+    return Promise.all([mine, theirs]).then(([a, b]) => merge(a, b));
   };
 }
 

@@ -14,6 +14,9 @@ import { combineRules, parseLabelsFile, parseRules } from '../../audit/rules.js'
 import { UserError, error } from '../../diagnostics/diagnostic.js';
 import { LabelRuleError } from '../../../runtime/monitor/label.js';
 import { type EndSemantics, MonitorLimitError } from '../../../runtime/monitor/progression.js';
+import { propositionsOf } from '../../audit/fields.js';
+import { modelLabels, type ModelLabels } from '../../audit/llm-labels.js';
+import { isLlmError } from '../../../runtime/llm/errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { readUserFile, registerSource, renderDiagnostics } from '../io.js';
 
@@ -53,6 +56,41 @@ function positiveInteger(value: unknown, flag: string): number | undefined {
   return n;
 }
 
+/** `--label-model`: the propositions with a prompt are labelled by the model (see src/audit/llm-labels.ts). */
+function labelModel(
+  args: Record<string, unknown>,
+  properties: readonly { readonly formula: Parameters<typeof propositionsOf>[0] }[],
+  labels: Parameters<typeof modelLabels>[0]['rules'],
+  prompts: Readonly<Record<string, string>>,
+  labelsFile: string,
+): ModelLabels | undefined {
+  const model = typeof args['label-model'] === 'string' ? args['label-model'] : undefined;
+  const budget = positiveInteger(args['label-budget'], '--label-budget');
+  const cacheDir = typeof args['label-cache'] === 'string' ? args['label-cache'] : undefined;
+  if (model === undefined) {
+    if (budget !== undefined || cacheDir !== undefined) throw new UserError(error('--label-budget and --label-cache need --label-model', undefined, 'usage'));
+    return undefined;
+  }
+  const used = new Set(properties.flatMap((p) => [...propositionsOf(p.formula)]));
+  const asked = Object.keys(prompts).filter((p) => used.has(p));
+  if (asked.length === 0) {
+    throw new UserError(
+      error(
+        `--label-model needs prompts: ${labelsFile} has no "prompts" for the propositions the rules use (${[...used].sort().join(', ')}); ` +
+          'add "prompts": { "<proposition>": "<when it holds, in plain English>" } to the labels file',
+        undefined,
+        'usage',
+      ),
+    );
+  }
+  try {
+    return modelLabels({ model, prompts, used, ...(labels ? { rules: labels } : {}), ...(budget !== undefined ? { maxCalls: budget } : {}), ...(cacheDir ? { cacheDir } : {}) });
+  } catch (err) {
+    if (isLlmError(err)) throw new UserError(error(`--label-model: ${err.message}`, undefined, 'config'));
+    throw err;
+  }
+}
+
 export async function run(args: Record<string, unknown>): Promise<number> {
   const specPaths = (Array.isArray(args.spec) ? args.spec : [args.spec]).map(String);
   const specPath = specPaths.join(', ');
@@ -72,6 +110,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   const missingFlag: AuditMissingPolicy | undefined = args.missing === 'check' || args.missing === 'error' || args.missing === 'false' ? args.missing : undefined;
   const groupBy = typeof args['group-by'] === 'string' ? args['group-by'] : (labelCfg.groupBy ?? rules.groupBy);
   const labels = rules.labels || labelCfg.labels ? { ...rules.labels, ...labelCfg.labels } : undefined;
+  const models = labelModel(args, rules.properties, labels, { ...rules.prompts, ...labelCfg.prompts }, labelsPath ?? specPath);
 
   // Complete LTL3 verdicts need the automata layer; load it only when asked.
   const automata = args.complete
@@ -95,8 +134,15 @@ export async function run(args: Record<string, unknown>): Promise<number> {
       keepRuns: false,
       onRun: json ? (r) => json.run(r) : (r) => sample.add(r),
       ...(automata ? { automata } : {}),
+      ...(models ? { delegate: models } : {}),
     });
   } catch (err) {
+    if (isLlmError(err)) {
+      // The audit stopped part-way (budget, provider failure): its verdicts are unknown, not clean.
+      const d = error(`--label-model: ${err.message}${models ? ` (after ${models.budget.calls} labelling request(s))` : ''}; the audit did not finish`, undefined, 'label-model');
+      process.stderr.write(renderDiagnostics([d]) + '\n');
+      return ExitCode.unknown;
+    }
     if (err instanceof MalformedLineError) {
       throw new UserError(error(`malformed line (--strict): ${err.reason}`, { file: logName, line: err.line, col: 1 }, 'malformed'));
     }
@@ -114,6 +160,12 @@ export async function run(args: Record<string, unknown>): Promise<number> {
 
   if (json) await json.end(report);
   else process.stdout.write(renderReport(report, { witnesses: Boolean(args.witness), logName, listed: sample }) + '\n');
+  if (models) {
+    const u = models.model.usage.total();
+    process.stderr.write(
+      `labels of ${models.propositions.join(', ')} by ${models.model.id}${models.model.simulated ? ' (simulated)' : ''}: ${u.calls} request(s), ${u.cachedCalls} cached, budget ${models.budget.limits.maxCalls}\n`,
+    );
+  }
   if (report.closedEarly.count > 0 && json) process.stderr.write(closedEarlyNote(report) + '\n');
   // Nothing in the log could be read (binary file, wrong --format): an input error, not a clean
   // audit, so CI does not pass on a log it never looked at.

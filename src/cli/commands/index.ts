@@ -111,7 +111,10 @@ export const commands: readonly CommandSpec[] = [
       y
         .positional('log', { type: 'string', demandOption: true, describe: 'log file (.jsonl or .csv; - for stdin)' })
         .option('spec', { type: 'string', demandOption: true, describe: 'rules: rules.ltl (name: formula per line) or rules.json; repeat to combine' })
-        .option('labels', { type: 'string', describe: 'labels.json: proposition → condition, "columns", "missing", "groupBy"' })
+        .option('labels', { type: 'string', describe: 'labels.json: proposition → condition, "prompts", "columns", "missing", "groupBy"' })
+        .option('label-model', { type: 'string', describe: 'label the propositions that have a prompt in the labels file with this model (sim, sim:<seed>?evaluatorError=p, openai:<model>, openai-compatible:<url>#<model>); one request per event' })
+        .option('label-budget', { type: 'number', describe: 'at most this many labelling requests (default 1000); past it the audit stops with exit 3' })
+        .option('label-cache', { type: 'string', describe: 'directory caching the model\'s labelling replies between audits (default: memory, this audit only)' })
         .option('group-by', { type: 'string', describe: 'field that names the run an event belongs to' })
         .option('contiguous', { type: 'boolean', describe: 'a run is a contiguous block of equal --group-by values (ids may repeat); flat memory' })
         .option('semantics', { choices: ['ltl3', 'ltlf'], default: 'ltl3', describe: 'end of log: LTL3 (pending stays pending) or LTLf' })
