@@ -23,6 +23,7 @@ import { type AuditMissingPolicy, FieldCheckError, FieldReader, checkColumns, de
 import type { LogItem } from './logs.js';
 import { type RecencyNode, RecencyList } from './recency.js';
 import type { AuditRule } from './rules.js';
+import { type PropertyKind, propertyKinds } from './kind.js';
 
 export { FieldCheckError, type AuditMissingPolicy } from './fields.js';
 
@@ -126,6 +127,8 @@ export interface RunOutcome {
 
 export interface SummaryRow {
   readonly property: string;
+  /** How the rule can be broken: at a step (safety), only by an unmet obligation (liveness), or both (other). */
+  readonly kind: PropertyKind;
   readonly runs: number;
   readonly violatedRuns: number;
   readonly share: number;
@@ -148,6 +151,11 @@ export interface AuditReport {
   readonly runCount: number;
   /** Runs violating at least one property. */
   readonly violatedRuns: number;
+  /**
+   * Runs violating at least one property of each kind: safety rules (broken at a step) and
+   * liveness rules (an obligation never met) are counted apart, as the papers' tables do.
+   */
+  readonly violatedRunsByKind: { readonly safety: number; readonly liveness: number; readonly other: number };
   readonly summary: readonly SummaryRow[];
   readonly malformed: { readonly count: number; readonly first: readonly Malformed[] };
   /** Runs closed early by the `maxOpenRuns` bound, and how many of their ids came back later. */
@@ -220,7 +228,10 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
   // have the field), but a field no record of the log has is an error at the end all the same.
   let logUnseen = trackFields ? reader!.allFields() : undefined;
 
-  const summary = new SummaryCounter(options.properties.map((p) => p.name));
+  const summary = new SummaryCounter(
+    options.properties.map((p) => p.name),
+    await propertyKinds(options.properties.map((p) => p.formula)),
+  );
   const outcomes: RunOutcome[] = [];
   const open = new Map<string, RunState>();
   const recency = new RecencyList<RunState>();
@@ -385,6 +396,7 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
     runs: outcomes,
     runCount: summary.runs,
     violatedRuns: summary.anyViolated,
+    violatedRunsByKind: { ...summary.anyViolatedByKind },
     summary: summary.rows(),
     malformed: { count: malformedCount, first: malformed },
     closedEarly: { count: closedEarly, reopened, maxOpenRuns },
@@ -437,12 +449,17 @@ function complete(p: PropertyOutcome, monitor: AutomatonMonitor, line: number | 
 export class SummaryCounter {
   runs = 0;
   anyViolated = 0;
+  readonly anyViolatedByKind: Record<PropertyKind, number> = { safety: 0, liveness: 0, other: 0 };
   private readonly violatedRuns: number[];
   private readonly violations: number[];
   private readonly satisfiedRuns: number[];
   private readonly pendingRuns: number[];
 
-  constructor(private readonly names: readonly string[]) {
+  constructor(
+    private readonly names: readonly string[],
+    /** Per property; default: all `other` (unknown). */
+    private readonly kinds: readonly PropertyKind[] = names.map(() => 'other'),
+  ) {
     const zeros = () => names.map(() => 0);
     this.violatedRuns = zeros();
     this.violations = zeros();
@@ -453,20 +470,24 @@ export class SummaryCounter {
   add(run: RunOutcome): void {
     this.runs++;
     let any = false;
+    const byKind = { safety: false, liveness: false, other: false };
     run.properties.forEach((p, i) => {
       this.violations[i] += p.violations;
       if (p.violations > 0) {
         this.violatedRuns[i]++;
         any = true;
+        byKind[this.kinds[i]] = true;
       } else if (p.verdict === 'satisfied') this.satisfiedRuns[i]++;
       else this.pendingRuns[i]++;
     });
     if (any) this.anyViolated++;
+    for (const k of ['safety', 'liveness', 'other'] as const) if (byKind[k]) this.anyViolatedByKind[k]++;
   }
 
   rows(): SummaryRow[] {
     return this.names.map((property, i) => ({
       property,
+      kind: this.kinds[i],
       runs: this.runs,
       violatedRuns: this.violatedRuns[i],
       share: this.runs === 0 ? 0 : this.violatedRuns[i] / this.runs,
@@ -477,8 +498,8 @@ export class SummaryCounter {
   }
 }
 
-export function summarize(names: readonly string[], runs: readonly RunOutcome[]): SummaryRow[] {
-  const counter = new SummaryCounter(names);
+export function summarize(names: readonly string[], runs: readonly RunOutcome[], kinds?: readonly PropertyKind[]): SummaryRow[] {
+  const counter = new SummaryCounter(names, kinds);
   for (const r of runs) counter.add(r);
   return counter.rows();
 }
