@@ -1,7 +1,8 @@
 /**
  * runtime/shield — tool-call shields for LLM agents: LTLf rules over `call:<tool>` and event
  * propositions, answered before a call runs (allowed tools, allow/deny with the rule named),
- * whole-plan checks, AI SDK adapters, and the English ⇄ LTL pattern library.
+ * whole-plan checks and plan questions, AI SDK adapters, the English ⇄ LTL pattern library and the
+ * offline translator for everyday English constraints (english/).
  */
 export { LtlfDfa, allLetters, satisfiableLtlf, type Letter, type LtlfDfaOptions } from './dfa.js';
 export {
@@ -38,3 +39,13 @@ export {
   type PatternSlots,
   type Scope,
 } from './patterns.js';
+export {
+  EnglishError,
+  FORM_EXAMPLES,
+  closestForm,
+  translateConstraint,
+  type EnglishOptions,
+  type EnglishTranslation,
+  type Form,
+  type Grounding,
+} from './english/translate.js';

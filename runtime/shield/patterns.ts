@@ -121,10 +121,26 @@ const PATTERNS: readonly PatternDef[] = [
   },
   {
     id: 'existence-before',
-    english: '{s} must happen before {p}',
-    aliases: ['{s} happens before {p}', '{s} before {p}'],
-    // "Will you go to the kitchen before the bathroom?": s happens, strictly before any p.
+    // s happens, and no p before it: the reading of the question "will you go to the kitchen
+    // before the bathroom?". As a rule, "S before P" is the weaker `!P W S` (precedence: nothing
+    // obliges S), as in the Safety Chip paper; see the English forms in runtime/shield/english.
+    english: '{s} happens and no {p} happens before it',
     ltl: { globally: '!{p} U ({s} & !{p})' },
+  },
+  {
+    id: 'next-response',
+    english: 'every {p} is immediately followed by {s}',
+    ltl: { globally: 'G ({p} -> X {s})' },
+  },
+  {
+    id: 'not-next',
+    english: '{s} never happens right after {p}',
+    ltl: { globally: 'G ({p} -> !X {s})' },
+  },
+  {
+    id: 'until',
+    english: '{p} holds until {s}',
+    ltl: { globally: '{p} W {s}' },
   },
   {
     id: 'response-chain',
@@ -154,12 +170,31 @@ const PATTERNS: readonly PatternDef[] = [
     nRange: [1, 20],
   },
   {
+    id: 'at-least',
+    english: '{p} happens at least {n} times',
+    ltl: { globally: '' },
+    expand: (n) => nested(n),
+    nRange: [2, 20],
+  },
+  {
+    id: 'no-run',
+    english: '{p} never happens {n} times in a row',
+    ltl: { globally: '' },
+    expand: (n) => `!F (${run(n)})`,
+    nRange: [3, 20],
+  },
+  {
     id: 'no-repeat',
     english: '{p} never happens twice in a row',
     aliases: ['never {p} twice in a row'],
     ltl: { globally: 'G ({p} -> !X {p})' },
   },
 ];
+
+/** `p & X (p & …)`: p at k consecutive steps. */
+function run(k: number): string {
+  return k === 1 ? '{p}' : `{p} & X (${run(k - 1)})`;
+}
 
 /** `F (p & X F (p & …))`: p occurs k times. */
 function nested(k: number): string {
@@ -215,7 +250,7 @@ export function instantiate(id: string, scope: Scope, slots: PatternSlots): Patt
 
 /** A proposition in an English sentence: a bare token (`call:refund`, `at.kitchen`) or "quoted". */
 const ATOM_RE = String.raw`("(?:[^"\\]|\\.)*"|[A-Za-z_](?:[A-Za-z0-9_:.\-/]*[A-Za-z0-9_])?)`;
-const RESERVED = new Set(['never', 'always', 'every', 'is', 'and', 'then', 'after', 'before', 'between', 'until', 'only', 'within', 'at', 'most', 'times', 'no', 'must', 'happens', 'happen', 'followed', 'by', 'eventually', 'whenever', 'twice', 'in', 'a', 'row', 'call', 'of', 'steps']);
+const RESERVED = new Set(['never', 'always', 'every', 'is', 'and', 'then', 'after', 'before', 'between', 'until', 'only', 'within', 'at', 'most', 'least', 'times', 'no', 'must', 'happens', 'happen', 'followed', 'by', 'eventually', 'whenever', 'twice', 'in', 'a', 'row', 'call', 'of', 'steps', 'holds', 'immediately', 'right', 'it']);
 
 function englishAtom(name: string): string {
   return /^[A-Za-z_](?:[A-Za-z0-9_:.\-/]*[A-Za-z0-9_])?$/.test(name) && !RESERVED.has(name.toLowerCase()) ? name : JSON.stringify(name);
@@ -244,7 +279,10 @@ function buildMatchers(): Matcher[] {
   for (const d of PATTERNS) {
     for (const scope of Object.keys(SCOPE_PHRASE) as Scope[]) {
       if (!templateFor(d, scope, d.nRange ? d.nRange[0] : undefined)) continue;
-      for (const body of [d.english, ...(d.aliases ?? [])]) {
+      // Scopes go with the canonical sentence only: "P never happens before R" is Dwyer's scope,
+      // while "never P before R" is an everyday order constraint, read by runtime/shield/english
+      // as `!P W R` (Dwyer's `F R -> (!P U R)` would let P happen when R never comes).
+      for (const body of scope === 'globally' ? [d.english, ...(d.aliases ?? [])] : [d.english]) {
         const phrase = body + SCOPE_PHRASE[scope];
         const keys: (keyof PatternSlots)[] = [];
         const src = phrase
@@ -306,10 +344,16 @@ export function compileEnglish(sentence: string): PatternInstance {
 /** Slot placeholders used when unifying a formula with a template. */
 const HOLES: Record<string, keyof PatternSlots> = { __slot_p: 'p', __slot_s: 's', __slot_t: 't', __slot_q: 'q', __slot_r: 'r' };
 
+const holeTemplates = new Map<string, LtlNode | undefined>();
+
+/** A template with holes for its slots, parsed once (explanations try every pattern, scope and n). */
 function holeTemplate(d: PatternDef, scope: Scope, n: number | undefined): LtlNode | undefined {
+  const key = `${d.id}\u0000${scope}\u0000${n ?? ''}`;
+  if (holeTemplates.has(key)) return holeTemplates.get(key);
   const t = templateFor(d, scope, n);
-  if (!t) return undefined;
-  return parseLtl(t.replace(/\{([pstqr])\}/g, (_, k: string) => `__slot_${k}`));
+  const tree = t ? parseLtl(t.replace(/\{([pstqr])\}/g, (_, k: string) => `__slot_${k}`)) : undefined;
+  holeTemplates.set(key, tree);
+  return tree;
 }
 
 /** Structural matching with `&`/`|` treated as commutative; holes bind atoms consistently. */

@@ -18,7 +18,10 @@ import { printLtl } from '../ltl/print.js';
 import type { LtlNode } from '../ltl/syntax.js';
 import { TermStore } from '../monitor/terms.js';
 import { type Letter, LtlfDfa } from './dfa.js';
+import { EventError } from './english/event.js';
+import { englishRule } from './english/rule.js';
 import { englishToLtl, explainLtl } from './patterns.js';
+import { type PlanQuestion, PlanQuestionError, readPlanQuestion } from './plan-question.js';
 
 export interface ShieldRule {
   readonly name: string;
@@ -83,11 +86,23 @@ export class ShieldRuleError extends Error {
 
 export const CALL_PREFIX = 'call:';
 
-/** Normalise rule inputs: English sentences are compiled with the pattern library. */
+/** A string rule is English when it is a pattern sentence, or is not LTL and has no LTL operators. */
+function looksEnglish(text: string): boolean {
+  if (englishToLtl(text)) return true;
+  if (/[()&|!]|->/.test(text)) return false;
+  try {
+    parseLtl(text);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** Normalise rule inputs: English sentences are read by the pattern library, then the English forms (english/rule.ts). */
 export function resolveRules(rules: readonly RuleInput[]): ResolvedRule[] {
   const names = new Set<string>();
   return rules.map((r, i) => {
-    const rule: ShieldRule = typeof r === 'string' ? { name: `rule ${i + 1}`, ...(englishToLtl(r) ? { english: r } : { ltl: r }) } : r;
+    const rule: ShieldRule = typeof r === 'string' ? { name: `rule ${i + 1}`, ...(looksEnglish(r) ? { english: r } : { ltl: r }) } : r;
     if (names.has(rule.name)) throw new ShieldRuleError(rule.name, 'duplicate rule name');
     names.add(rule.name);
     let formula: LtlNode;
@@ -99,10 +114,11 @@ export function resolveRules(rules: readonly RuleInput[]): ResolvedRule[] {
         throw new ShieldRuleError(rule.name, `cannot parse LTL: ${(e as Error).message}`);
       }
     } else if (rule.english !== undefined) {
-      const inst = englishToLtl(rule.english);
-      if (!inst) throw new ShieldRuleError(rule.name, `no English pattern matches "${rule.english}"`);
-      formula = inst.ltl;
-      english = rule.english.trim().replace(/\.$/, '');
+      const read = englishRule(rule.english);
+      if (!read) throw new ShieldRuleError(rule.name, `"${rule.english}" is not an English sentence`);
+      if ('error' in read) throw new ShieldRuleError(rule.name, read.error);
+      formula = read.formula;
+      english = read.description;
     } else {
       throw new ShieldRuleError(rule.name, 'needs `ltl` or `english`');
     }
@@ -453,27 +469,35 @@ export function checkPlan(rules: readonly RuleInput[], plan: readonly PlanStep[]
 }
 
 /**
- * Answer a person's "will you …?" question about a plan: the question is a pattern sentence or
- * LTL; the answer is yes when the finished plan satisfies it, otherwise no with the deciding step.
+ * Answer a person's "will you …?" question about a plan (forms: runtime/shield/plan-question.ts).
+ * A bare action asks about the whole plan ("will you go to the bedroom?" = at some point), and
+ * places are grounded to the plan's own steps, so "living room" needs no quotes. The answer is
+ * yes when the finished plan satisfies the question's formula, otherwise no with the deciding
+ * step; the explanation quotes the formula read back in English.
  */
-export function askAboutPlan(question: string, plan: readonly PlanStep[], options: ShieldOptions = {}): { answer: boolean; explanation: string } {
-  // Light normalisation so "will you go to the kitchen before the bathroom?" reads as the
-  // pattern sentence "kitchen before bathroom" over room propositions.
-  const cleaned = question
-    .trim()
-    .replace(/\?$/, '')
-    .replace(/^(will|would|do|are) you\s+(be\s+)?/i, '')
-    .replace(/\b(go|walk|get|move)\s+(in)?to\s+/gi, '')
-    .replace(/\b(enter|visit|call)\s+/gi, '')
-    .replace(/\bthe\s+/gi, '')
-    .trim();
-  const report = checkPlan([{ name: 'question', ...(englishToLtl(cleaned) ? { english: cleaned } : { ltl: cleaned }) }], plan, options);
-  if (report.ok) return { answer: true, explanation: `yes: the plan satisfies "${cleaned}"` };
+export function askAboutPlan(question: string, plan: readonly PlanStep[], options: ShieldOptions = {}): { answer: boolean; explanation: string; ltl: string } {
+  const names = new Set<string>();
+  for (const step of plan) for (const p of stepLetter(step, options.labelCall)) names.add(p);
+  for (const t of options.tools ?? []) names.add(CALL_PREFIX + t);
+  let q: PlanQuestion;
+  try {
+    q = readPlanQuestion(question, [...names]);
+  } catch (e) {
+    if (e instanceof PlanQuestionError || e instanceof EventError) throw new ShieldRuleError('question', e.message);
+    throw e;
+  }
+  const ltl = printLtl(q.formula);
+  const report = checkPlan([{ name: 'question', ltl: q.formula, description: q.reading }], plan, options);
+  // `call:bathroom` beside `bathroom` says the same twice.
+  const close = (names: readonly string[]) => names.filter((n) => !(n.startsWith(CALL_PREFIX) && names.includes(n.slice(CALL_PREFIX.length))));
+  const missing = q.unknown.map((u) => ` ("${u.phrase}" is not in the plan${u.closest.length > 0 ? `; closest: ${close(u.closest).join(', ')}` : ''})`).join('');
+  if (report.ok) return { answer: true, explanation: `yes: the plan satisfies "${q.reading}"${missing}`, ltl };
   if (report.firstViolation) {
     return {
       answer: false,
-      explanation: `no: step ${report.firstViolation.index + 1} (${describeStep(report.firstViolation.step)}) makes "${cleaned}" impossible`,
+      explanation: `no: step ${report.firstViolation.index + 1} (${describeStep(report.firstViolation.step)}) makes "${q.reading}" impossible${missing}`,
+      ltl,
     };
   }
-  return { answer: false, explanation: `no: the plan ends before "${cleaned}" is fulfilled` };
+  return { answer: false, explanation: `no: the plan ends before "${q.reading}" is fulfilled${missing}`, ltl };
 }

@@ -13,7 +13,7 @@ import type { LabelRules } from '../../runtime/monitor/label.js';
 import type { PropertySpec } from '../../runtime/monitor/progression.js';
 import { type Diagnostic, UserError, error } from '../diagnostics/diagnostic.js';
 import type { AuditMissingPolicy } from './fields.js';
-import { englishToLtl } from '../../runtime/shield/patterns.js';
+import { englishRule as readEnglishRule } from '../../runtime/shield/english/rule.js';
 
 export interface AuditRule extends PropertySpec {
   readonly description?: string;
@@ -72,6 +72,10 @@ export function parseRuleText(text: string, file: string): RuleSet {
       // Not LTL: an English pattern sentence ("call:refund only after ok:lookup_order") is a rule
       // too. Tried only after LTL fails, so a file that parsed before keeps its meaning.
       const english = e.glued ? englishRule(`rule${k + 1}`, e.whole) : englishRule(e.name ?? `rule${k + 1}`, e.body);
+      if (typeof english === 'string') {
+        diagnostics.push(error(english, { file, line: e.line, col: e.glued ? 1 : e.col, length: Math.max(1, e.body.split('\n')[0].length) }, 'english'));
+        return;
+      }
       if (!english) {
         // Map the offset inside the (possibly continued) formula back to file line/column.
         let piece = e.pieces[0];
@@ -94,11 +98,14 @@ export function parseRuleText(text: string, file: string): RuleSet {
   return { properties };
 }
 
-/** A rule written as an English pattern sentence, described by the sentence itself. */
-function englishRule(name: string, body: string): AuditRule | undefined {
-  const sentence = body.replace(/\s+/g, ' ').trim();
-  const inst = englishToLtl(sentence);
-  return inst ? { name, formula: inst.ltl, description: sentence.replace(/\.$/, '') } : undefined;
+/**
+ * A rule written in English (runtime/shield/english/rule.ts): the rule, the reason it is refused
+ * (a string), or undefined when the text is not English.
+ */
+function englishRule(name: string, body: string): AuditRule | string | undefined {
+  const r = readEnglishRule(body);
+  if (!r) return undefined;
+  return 'error' in r ? r.error : { name, formula: r.formula, description: r.description };
 }
 
 function stripComment(line: string): string {
@@ -152,6 +159,7 @@ export function parseRuleJson(text: string, file: string): RuleSet {
       } catch (err) {
         if (!(err instanceof LtlSyntaxError)) throw err;
         const english = englishRule(p.name, p.formula);
+        if (typeof english === 'string') fail(file, `property '${p.name}': ${english}`, 'english');
         if (english) return { ...english, ...(typeof p.description === 'string' ? { description: p.description } : {}) };
         fail(file, `property '${p.name}': ${err.message} at column ${err.col} of "${p.formula}"`, 'parse');
       }

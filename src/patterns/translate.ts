@@ -1,17 +1,22 @@
 /**
- * The optional LLM translator for free-text rules, in the style of Lang2LTL: (1) lift the
- * referring expressions out of the sentence into placeholders, (2) translate the lifted sentence
- * into LTL, (3) ground the placeholders to the caller's propositions. Sentences the pattern
- * library understands never reach the model. The result always carries its LTL and an English
- * back-translation, and it is rejected unless it parses and is satisfiable (finite-trace
- * semantics, as shields use), because a mistranslated rule that nothing can satisfy would block
- * every action.
+ * English → LTL with an optional LLM behind the offline translator. Pattern-library sentences and
+ * everyday constraint sentences are translated deterministically (runtime/shield/english) and
+ * never reach a model. Only what that translator cannot read goes to the model, in the style of
+ * Lang2LTL (the Safety Chip paper's translator): (1) lift the referring expressions out of the
+ * sentence into placeholders, (2) translate the lifted sentence into LTL, (3) ground the
+ * placeholders to the caller's propositions (the offline grounding: stems, movement verbs,
+ * closest-match errors), (4) verify: the answer must parse, use only the placeholders it was
+ * given, and be satisfiable (finite-trace semantics, as shields use) — a mistranslated rule that
+ * nothing can satisfy would block every action. The result always carries its LTL and an English
+ * back-translation made from the formula alone.
  */
 import { LtlSyntaxError, parseLtl } from '../../runtime/ltl/parse.js';
 import { printLtl } from '../../runtime/ltl/print.js';
 import type { LtlNode } from '../../runtime/ltl/syntax.js';
 import type { Model } from '../../runtime/llm/model.js';
 import { satisfiableLtlf } from '../../runtime/shield/dfa.js';
+import { GroundingError, groundWords, vocabulary } from '../../runtime/shield/english/ground.js';
+import { EnglishError, type Grounding, translateConstraint } from '../../runtime/shield/english/translate.js';
 import { englishToLtl, explainLtl } from '../../runtime/shield/patterns.js';
 
 export interface TranslateOptions {
@@ -28,10 +33,15 @@ export interface ReferringExpression {
 
 export interface Translation {
   readonly input: string;
-  readonly via: 'pattern' | 'llm';
+  /** `pattern` / `english`: the offline translator; `llm`: the model. */
+  readonly via: 'pattern' | 'english' | 'llm';
   /** The sentence with referring expressions replaced by placeholders (LLM path). */
   readonly lifted?: string;
   readonly expressions: readonly ReferringExpression[];
+  /** What each phrase became (offline translator). */
+  readonly groundings: readonly Grounding[];
+  /** Why the offline translator could not read the sentence (LLM path). */
+  readonly offlineError?: string;
   readonly formula: LtlNode;
   readonly ltl: string;
   /** Back-translation of the LTL, for the person to confirm. */
@@ -44,6 +54,8 @@ export class TranslationError extends Error {
     message: string,
     /** The LTL the model produced, when there was one: always shown, never hidden. */
     readonly ltl?: string,
+    /** The part of the input the error is about (offline translator), when known. */
+    readonly phrase?: string,
   ) {
     super(message);
     this.name = 'TranslationError';
@@ -62,25 +74,43 @@ function stripFences(text: string): string {
     .trim();
 }
 
-function identifierFor(phrase: string): string {
-  return phrase
-    .trim()
+/** Ground one lifted phrase with the offline grounding (an identifier of its words without a vocabulary). */
+function ground(phrase: string, propositions: readonly string[] | undefined): string {
+  const words = phrase
     .toLowerCase()
-    .replace(/^(the|a|an)\s+/, '')
-    .replace(/[^a-z0-9:]+/g, '_')
-    .replace(/^_+|_+$/g, '');
+    .split(/[^a-z0-9_:.]+/)
+    .filter((w) => w !== '' && !/^(the|a|an)$/.test(w));
+  try {
+    return groundWords(words, propositions && propositions.length > 0 ? vocabulary(propositions) : undefined, phrase).proposition;
+  } catch (e) {
+    if (e instanceof GroundingError) throw new TranslationError(`cannot ground the model's phrase: ${e.message}`);
+    throw e;
+  }
 }
 
-/** Ground one phrase: an exact or normalised match among the known propositions, else an identifier. */
-function ground(phrase: string, propositions: readonly string[] | undefined): string {
-  const id = identifierFor(phrase);
-  if (!propositions || propositions.length === 0) return id;
-  const norm = (p: string) => p.toLowerCase().replace(/[^a-z0-9]+/g, '');
-  const exact = propositions.find((p) => p === phrase || norm(p) === norm(phrase));
-  if (exact) return exact;
-  const suffix = propositions.filter((p) => norm(p).endsWith(norm(id)) || norm(id).endsWith(norm(p.replace(/^[a-z]+:/, ''))));
-  if (suffix.length === 1) return suffix[0];
-  throw new TranslationError(`cannot ground "${phrase}" to one of the known propositions (${propositions.join(', ')})`);
+function atomsOf(n: LtlNode, out: Set<string>): Set<string> {
+  switch (n.op) {
+    case 'ap':
+      out.add(n.name);
+      break;
+    case 'true':
+    case 'false':
+      break;
+    case '!':
+    case 'X':
+    case 'F':
+    case 'G':
+      atomsOf(n.arg, out);
+      break;
+    case '&':
+    case '|':
+      for (const a of n.args) atomsOf(a, out);
+      break;
+    default:
+      atomsOf(n.left, out);
+      atomsOf(n.right, out);
+  }
+  return out;
 }
 
 function substitute(n: LtlNode, map: ReadonlyMap<string, string>): LtlNode {
@@ -103,17 +133,43 @@ function substitute(n: LtlNode, map: ReadonlyMap<string, string>): LtlNode {
   }
 }
 
-function finish(input: string, via: Translation['via'], formula: LtlNode, expressions: ReferringExpression[], lifted?: string): Translation {
+function finish(
+  input: string,
+  via: Translation['via'],
+  formula: LtlNode,
+  expressions: ReferringExpression[],
+  extra: { lifted?: string; groundings?: readonly Grounding[]; offlineError?: string } = {},
+): Translation {
   const ltl = printLtl(formula);
   if (!satisfiableLtlf(formula)) throw new TranslationError(`the translation ${ltl} can never be satisfied`, ltl);
-  return { input, via, ...(lifted !== undefined ? { lifted } : {}), expressions, formula, ltl, english: explainLtl(formula), satisfiable: true };
+  return {
+    input,
+    via,
+    ...(extra.lifted !== undefined ? { lifted: extra.lifted } : {}),
+    ...(extra.offlineError !== undefined ? { offlineError: extra.offlineError } : {}),
+    expressions,
+    groundings: extra.groundings ?? [],
+    formula,
+    ltl,
+    english: explainLtl(formula),
+    satisfiable: true,
+  };
 }
 
 export async function translateEnglish(text: string, options: TranslateOptions = {}): Promise<Translation> {
-  const pattern = englishToLtl(text);
-  if (pattern) return finish(text, 'pattern', pattern.ltl, []);
+  let offline: EnglishError;
+  try {
+    const t = translateConstraint(text, { vocabulary: options.propositions });
+    return finish(text, t.via, t.formula, [], { groundings: t.groundings });
+  } catch (e) {
+    if (!(e instanceof EnglishError)) throw e;
+    offline = e;
+  }
   const model = options.model;
-  if (!model) throw new TranslationError(`"${text}" is not a pattern sentence, and no model was given to translate free text`);
+  if (!model) {
+    const phrase = offline.phrase && offline.sentence.toLowerCase().includes(offline.phrase.toLowerCase()) ? offline.phrase : offline.sentence;
+    throw new TranslationError(offline.message, undefined, phrase);
+  }
 
   // 1. Lift referring expressions.
   const listed = await model.complete(
@@ -131,6 +187,7 @@ export async function translateEnglish(text: string, options: TranslateOptions =
     .map((l) => l.replace(/^[-*\d.)\s]+/, '').trim())
     .filter((l) => l.length > 0 && text.toLowerCase().includes(l.toLowerCase()))
     .slice(0, PLACEHOLDERS.length);
+  if (phrases.length === 0) throw new TranslationError(`the model found nothing to ground in "${text}"`);
   // Placeholders follow the order the model listed the phrases in; substitution goes longest
   // first so "living room" is lifted before a shorter phrase inside it.
   const expressions: ReferringExpression[] = phrases.map((phrase, i) => ({
@@ -150,7 +207,7 @@ export async function translateEnglish(text: string, options: TranslateOptions =
         role: 'system',
         content:
           'Translate the sentence into one LTL formula in Spot syntax (G, F, X, U, W, !, &, |, ->) over the ' +
-          `propositions ${expressions.map((e) => e.placeholder).join(', ') || '(none)'}. Reply with the formula only.`,
+          `propositions ${expressions.map((e) => e.placeholder).join(', ')}. Reply with the formula only.`,
       },
       { role: 'user', content: lifted },
     ],
@@ -168,9 +225,12 @@ export async function translateEnglish(text: string, options: TranslateOptions =
       throw new TranslationError(`the model's answer is not LTL${where}: ${(e as Error).message}`, raw);
     }
   }
+  // 4. Verify (before grounding, so the check is about what the model wrote): only the placeholders.
+  const stray = [...atomsOf(liftedFormula, new Set())].filter((a) => !expressions.some((e) => e.placeholder === a));
+  if (stray.length > 0) throw new TranslationError(`the model's answer uses propositions it was not given: ${stray.join(', ')}`, raw);
   // 3. Ground.
   const map = new Map(expressions.map((e) => [e.placeholder, e.proposition]));
-  return finish(text, 'llm', substitute(liftedFormula, map), expressions, lifted);
+  return finish(text, 'llm', substitute(liftedFormula, map), expressions, { lifted, offlineError: offline.message });
 }
 
 /** The text a person should see before a translated rule is used. */
@@ -178,6 +238,8 @@ export function formatTranslation(t: Translation): string {
   const lines = [`input:   ${t.input}`];
   if (t.lifted !== undefined) lines.push(`lifted:  ${t.lifted}`);
   for (const e of t.expressions) lines.push(`ground:  ${e.placeholder} = "${e.text}" → ${e.proposition}`);
-  lines.push(`LTL:     ${t.ltl}`, `English: ${t.english}`, `source:  ${t.via === 'pattern' ? 'pattern library (deterministic)' : 'LLM translation — check it'}`);
+  for (const g of t.groundings) if (g.how !== 'verbatim') lines.push(`ground:  "${g.phrase}" → ${g.proposition}${g.how === 'words' ? ' (no vocabulary: made from the words)' : ''}`);
+  const source = t.via === 'pattern' ? 'pattern library (deterministic)' : t.via === 'english' ? 'English forms (deterministic, offline)' : 'LLM translation — check it';
+  lines.push(`LTL:     ${t.ltl}`, `English: ${t.english}`, `source:  ${source}`);
   return lines.join('\n');
 }

@@ -37,7 +37,12 @@ const CASES: [string, string[], string[]][] = [
   ['every p is followed by s after q', ['p | q'], ['q | p']],
   ['every p is followed by s between q and r', ['q | p | s | r'], ['q | p | r']],
   ['every p is followed by s after q until r', ['q | p | s | r', 'q | p | s'], ['q | p | r', 'q | p']],
-  ['s must happen before p', ['s | p', 's'], ['p | s', '-']],
+  ['s happens and no p happens before it', ['s | p', 's'], ['p | s', '-']],
+  ['every p is immediately followed by s', ['p | s | -', '-'], ['p | - | s', 'p']],
+  ['s never happens right after p', ['p | - | s', 'p'], ['p | s']],
+  ['p holds until s', ['p | p | s | -', 'p | p'], ['p | - | s']],
+  ['p happens at least 2 times', ['p | - | p'], ['p | -', '-']],
+  ['p never happens 3 times in a row', ['p | p | - | p | p'], ['- | p | p | p']],
   ['every p is followed by s and then t', ['p | s | t'], ['p | t | s']],
   ['p only after s and then t', ['s | t | p', '-'], ['s | p | t', 'p']],
   ['p happens at most 2 times', ['p | - | p'], ['p | p | p']],
@@ -80,7 +85,7 @@ describe('pattern library', () => {
   });
 
   it('explains formulas that are not patterns compositionally', () => {
-    expect(explainLtl('G (a -> X b) & F c')).toBe('always (if a then (at the next step, b)); and c eventually happens');
+    expect(explainLtl('G (a -> X (b | c)) & F c')).toBe('always (if a then (at the next step, (b or c))); and c eventually happens');
     expect(explainLtl('a U b')).toBe('a until b, which must eventually happen');
     expect(matchPattern(parseLtl('G (a -> F a)'))).toBeUndefined(); // slots must be distinct
     expect(explainLtl('G(x -> F y) & G !z')).toBe('every x is followed by y; and z never happens');

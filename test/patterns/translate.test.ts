@@ -24,13 +24,29 @@ describe('LLM translator (lift, translate, ground)', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('lifts, translates and grounds free text, and shows LTL plus back-translation', async () => {
-    const model = scriptedModel(['living room\nbathroom', 'p2 only after p1']);
+  it('everyday sentences are translated offline and never reach the model', async () => {
+    const model = scriptedModel([]);
     const t = await translateEnglish('You have to enter the living room before you use the bathroom', {
       model,
       propositions: ['at:living_room', 'at:bathroom', 'at:kitchen'],
     });
-    expect(t.lifted).toBe('You have to enter the p1 before you use the p2');
+    expect(t.via).toBe('english');
+    expect(t.ltl).toBe('!"at:bathroom" W "at:living_room"');
+    expect(t.english).toBe('at:bathroom only after at:living_room');
+    expect(model.requests).toHaveLength(0);
+    expect(formatTranslation(t)).toContain('English forms (deterministic, offline)');
+  });
+
+  it('lifts, translates, grounds and verifies what the offline translator cannot read', async () => {
+    const model = scriptedModel(['living room\nbathroom', 'p2 only after p1']);
+    const t = await translateEnglish('the bathroom is reserved for after the living room', {
+      model,
+      propositions: ['at:living_room', 'at:bathroom', 'at:kitchen'],
+    });
+    expect(model.requests).toHaveLength(2);
+    expect(t.via).toBe('llm');
+    expect(t.offlineError).toMatch(/cannot translate/);
+    expect(t.lifted).toBe('the p2 is reserved for after the p1');
     expect(t.expressions.map((e) => e.proposition)).toEqual(['at:living_room', 'at:bathroom']);
     expect(t.ltl).toBe('!"at:bathroom" W "at:living_room"');
     expect(t.english).toBe('at:bathroom only after at:living_room');
@@ -39,10 +55,11 @@ describe('LLM translator (lift, translate, ground)', () => {
     expect(shown).toContain('LLM translation');
   });
 
-  it('works with an AI SDK model and rejects unsatisfiable or unparsable answers', async () => {
+  it('works with an AI SDK model and rejects unsatisfiable, unparsable or ungrounded answers', async () => {
     const answers = ['payment\nconfirmation', '```\nG(p1 -> F p2)\n```'];
     const mock = new MockLanguageModelV3({ doGenerate: async () => reply(answers.shift() ?? '') });
-    const ok = await translateEnglish('every payment needs a confirmation later', { model: fromAiSdk(mock) });
+    const ok = await translateEnglish('payments and confirmations must alternate', { model: fromAiSdk(mock) });
+    expect(ok.via).toBe('llm');
     expect(ok.ltl).toBe('G (payment -> F confirmation)');
     expect(ok.english).toBe('every payment is followed by confirmation');
 
@@ -52,7 +69,13 @@ describe('LLM translator (lift, translate, ground)', () => {
     const err = await translateEnglish('payment stuff', { model: garbage }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TranslationError);
     expect((err as TranslationError).ltl).toBe('G (p1 ->');
-    await expect(translateEnglish('do good things')).rejects.toThrow(/no model/);
+    // The model may only use the placeholders it was given.
+    const inventive = scriptedModel(['payment', 'G (p1 -> F refund)']);
+    await expect(translateEnglish('payment stuff', { model: inventive })).rejects.toThrow(/not given: refund/);
+    // Grounding is the offline one: a phrase that names no proposition is an error with the closest.
+    const far = scriptedModel(['bathrom', 'F p1']);
+    await expect(translateEnglish('the bathrom matters somehow', { model: far, propositions: ['bathroom', 'kitchen'] })).rejects.toThrow(/closest: 'bathroom'/);
+    await expect(translateEnglish('do good things')).rejects.toThrow(/cannot translate "do good things".*Closest supported form: obligation/);
   });
 });
 

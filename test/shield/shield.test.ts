@@ -111,7 +111,12 @@ describe('shield decisions and explanations', () => {
     const shield = new Shield(['G ("call:a" -> F "call:b")', 'call:c never happens']);
     expect(shield.rules.map((r) => r.description)).toEqual(['every call:a is followed by call:b', 'call:c never happens']);
     expect(() => new Shield([{ name: 'x', ltl: 'G (' }])).toThrow(/rule 'x': cannot parse LTL/);
-    expect(() => new Shield([{ name: 'x', english: 'please be careful' }])).toThrow(/no English pattern matches/);
+    expect(() => new Shield([{ name: 'x', english: 'please be careful' }])).toThrow(/rule 'x': cannot translate "please be careful"/);
+    // Everyday English over written names; words that name nothing known are refused.
+    const everyday = new Shield(['never call:refund before call:verify', { name: 'y', english: 'do not call:delete more than once' }]);
+    expect(everyday.rules.map((r) => r.ltl)).toEqual(['!"call:refund" W "call:verify"', '!F ("call:delete" & X F "call:delete")']);
+    expect(everyday.check('refund').allowed).toBe(false);
+    expect(() => new Shield(['never enter the garage'])).toThrow(/by words, not by proposition/);
   });
 });
 
@@ -136,7 +141,7 @@ describe('checkPlan and questions about a plan', () => {
     const yes = askAboutPlan('Will you go to the kitchen before the bathroom?', ['bedroom', 'kitchen', 'bathroom'], { labelCall });
     expect(yes.answer).toBe(true);
     const no = askAboutPlan('Will you go to the kitchen before the bathroom?', ['bedroom', 'bathroom', 'kitchen'], { labelCall });
-    expect(no).toEqual({ answer: false, explanation: 'no: step 2 (bathroom) makes "kitchen before bathroom" impossible' });
+    expect(no).toMatchObject({ answer: false, explanation: 'no: step 2 (bathroom) makes "kitchen happens and no bathroom happens before it" impossible' });
     const never = askAboutPlan('will you go to the kitchen before the bathroom', ['bedroom'], { labelCall });
     expect(never.answer).toBe(false);
     expect(never.explanation).toMatch(/ends before/);

@@ -159,13 +159,17 @@ export const commands: readonly CommandSpec[] = [
   },
   {
     command: 'explain-ltl [text]',
-    describe: 'Explain an LTL formula in plain English (pattern sentences); --english: a pattern sentence to LTL',
+    describe: 'Explain an LTL formula in plain English; --english: an English constraint sentence to LTL, with its paraphrase',
     builder: (y) =>
       y
-        .positional('text', { type: 'string', describe: "a Spot-syntax formula, e.g. 'G(\"call:pay\" -> F \"call:confirm\")'" })
-        .option('english', { type: 'boolean', default: false, describe: 'read TEXT as an English pattern sentence and print its LTL' })
+        .positional('text', { type: 'string', describe: "a Spot-syntax formula, e.g. 'G(\"call:pay\" -> F \"call:confirm\")', or a sentence with --english" })
+        .option('english', { type: 'boolean', default: false, describe: 'read TEXT as an English constraint (offline translator) and print its LTL and paraphrase' })
+        .option('props', { type: 'string', array: true, describe: 'with --english: the propositions phrases must ground to, comma-separated (living_room,bathroom,…)' })
+        .option('rules', { type: 'string', array: true, describe: 'with --english: ground to the propositions (and labels) of this rules file' })
+        .option('model', { type: 'string', describe: "with --english: let this model (as TSLC_MODEL: 'sim', 'openai:<model>', …; empty = TSLC_MODEL) translate what the offline translator cannot" })
         .option('patterns', { type: 'boolean', default: false, describe: 'list the pattern library' })
-        .option('json', { type: 'boolean', default: false, describe: 'print JSON' }),
+        .option('json', { type: 'boolean', default: false, describe: 'print JSON ({ ltl, english, … })' })
+        .example("tslc explain-ltl --english 'you have to enter the living room before the bathroom' --props living_room,bathroom", 'an order constraint, grounded and paraphrased'),
     load: () => import('./explain-ltl.js'),
   },
   {
