@@ -15,7 +15,7 @@ export {
   type Behavior,
   type JsonSchema,
 } from './spec.js';
-export { acceptsSequence, compileBehavior, type BehaviorAutomaton } from './behavior.js';
+export { acceptsSequence, compileBehavior, shortestToFinal, type BehaviorAutomaton, type CompileOptions } from './behavior.js';
 export { checkContent, forceAllowed, schemaErrors, type ContentCheck } from './content.js';
 export {
   runAgent,
