@@ -18,6 +18,14 @@ export {
 export { acceptsSequence, compileBehavior, shortestToFinal, type BehaviorAutomaton, type CompileOptions } from './behavior.js';
 export { checkContent, forceAllowed, schemaErrors, type ContentCheck } from './content.js';
 export {
+  validateExamples,
+  type ExampleProblem,
+  type ExampleResult,
+  type ExampleStep,
+  type ExamplesReport,
+  type ValidateExamplesOptions,
+} from './validate-examples.js';
+export {
   runAgent,
   type AgentEnv,
   type AgentRun,

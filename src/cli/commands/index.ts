@@ -158,6 +158,19 @@ export const commands: readonly CommandSpec[] = [
     load: () => import('./shield.js'),
   },
   {
+    command: 'agent <action> <spec> <examples>',
+    describe: 'Validate the few-shot examples of an agent prompt against an agent-behavior spec: accepted, or the first invalid step and what was allowed',
+    builder: (y) =>
+      y
+        .positional('action', { choices: ['validate'], describe: 'validate: check every example in the text' })
+        .positional('spec', { type: 'string', describe: 'agent spec (.sexp), or one of the paper\'s: react, chain-of-thought, reflexion, chat-bot' })
+        .positional('examples', { type: 'string', describe: 'text with the examples (split at the state markers)' })
+        .option('max-loops', { type: 'number', describe: 'cap every (until …) loop at this many rounds (overrides the spec\'s :max-loops)' })
+        .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' })
+        .example('tslc agent validate examples/agents/prompts/react-tools.sexp examples/agents/prompts/react-examples.txt', 'check the ReACT prompt examples (exit 1: two are rejected)'),
+    load: () => import('./agent.js'),
+  },
+  {
     command: 'explain-ltl [text]',
     describe: 'Explain an LTL formula in plain English; --english: an English constraint sentence to LTL, with its paraphrase',
     builder: (y) =>
