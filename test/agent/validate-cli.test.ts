@@ -80,4 +80,20 @@ describe('tslc agent validate', () => {
     expect(r.code).toBe(2);
     for (const out of [r.stderr, r.stdout]) expect(out).not.toMatch(/\n\s+at /);
   });
+
+  it('hostile inputs: garbage or a directory as spec or examples, stdin twice: exit 2, never a stack trace', async () => {
+    const garbage = file('garbage.bin', Buffer.from(Array.from({ length: 1500 }, (_, i) => (i * 7919) % 256)).toString('latin1'));
+    for (const argv of [
+      [garbage, EXAMPLES],
+      [dir, EXAMPLES],
+      [SPEC, garbage],
+      [SPEC, dir],
+      ['-', '-'],
+    ]) {
+      const r = await runTslc('agent', 'validate', ...argv);
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/error: /);
+      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+    }
+  });
 });

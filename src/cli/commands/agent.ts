@@ -9,6 +9,7 @@ import { AgentSpecError, type AgentSpec, parseAgentSpec } from '../../../runtime
 import { CHAIN_OF_THOUGHT_SPEC_TEXT, CHAT_BOT_SPEC_TEXT, REACT_SPEC_TEXT, REFLEXION_SPEC_TEXT } from '../../../runtime/agent/specs.js';
 import { type ExamplesReport, validateExamples } from '../../../runtime/agent/validate-examples.js';
 import { type Diagnostic, UserError, error, formatDiagnostic } from '../../diagnostics/diagnostic.js';
+import { isStdinPath } from '../../diagnostics/read-input.js';
 import { ExitCode } from '../exit-codes.js';
 import { readUserFile } from '../io.js';
 import { writeStdout } from '../out.js';
@@ -91,6 +92,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   const specArg = String(args.spec);
   const examplesPath = String(args.examples);
   const maxLoops = maxLoopsArg(args['max-loops']);
+  if (isStdinPath(specArg) && isStdinPath(examplesPath)) usage('standard input (-) can be given only once');
   const { spec, file: specFile } = loadSpec(specArg);
   const text = readUserFile(examplesPath);
   let report: ExamplesReport;
