@@ -28,7 +28,9 @@ type Re =
   | { readonly k: 'sym'; readonly s: string }
   | { readonly k: 'seq'; readonly a: Re; readonly b: Re }
   | { readonly k: 'alt'; readonly rs: readonly Re[] }
-  | { readonly k: 'star'; readonly r: Re };
+  | { readonly k: 'star'; readonly r: Re }
+  /** r repeated 0 to `max` times (a capped loop), kept as one node so its key stays small. */
+  | { readonly k: 'rep'; readonly r: Re; readonly max: number };
 
 const EMPTY: Re = { k: 'empty' };
 const EPS: Re = { k: 'eps' };
@@ -47,6 +49,8 @@ function key(r: Re): string {
       return `(${r.rs.map(key).join('|')})`;
     case 'star':
       return `${key(r.r)}*`;
+    case 'rep':
+      return `${key(r.r)}{${r.max}}`;
   }
 }
 
@@ -76,6 +80,12 @@ function star(r: Re): Re {
   return { k: 'star', r };
 }
 
+/** r repeated 0 to n times. */
+function upTo(r: Re, n: number): Re {
+  if (n <= 0 || r.k === 'empty' || r.k === 'eps') return EPS;
+  return { k: 'rep', r, max: n };
+}
+
 function nullable(r: Re): boolean {
   switch (r.k) {
     case 'empty':
@@ -83,6 +93,7 @@ function nullable(r: Re): boolean {
       return false;
     case 'eps':
     case 'star':
+    case 'rep':
       return true;
     case 'seq':
       return nullable(r.a) && nullable(r.b);
@@ -106,15 +117,25 @@ function deriv(r: Re, s: string): Re {
       return alt(r.rs.map((x) => deriv(x, s)));
     case 'star':
       return seq(deriv(r.r, s), r);
+    case 'rep':
+      return seq(deriv(r.r, s), upTo(r.r, r.max - 1));
   }
 }
 
-function toRe(b: Behavior): Re {
+
+/** `cap`: the default bound on `until` loops (undefined: unbounded); a loop's own `max` wins. */
+function toRe(b: Behavior, cap: number | undefined, unbounded: boolean): Re {
+  const sub = (x: Behavior): Re => toRe(x, cap, unbounded);
   if (typeof b === 'string') return { k: 'sym', s: b };
-  if ('next' in b) return b.next.map(toRe).reduceRight((acc, x) => seq(x, acc), EPS);
-  if ('until' in b) return seq(star(toRe(b.until[0])), toRe(b.until[1]));
-  if ('or' in b) return alt(b.or.map(toRe));
-  return star(toRe(b.always));
+  if ('next' in b) return b.next.map(sub).reduceRight((acc, x) => seq(x, acc), EPS);
+  if ('until' in b) {
+    if (b.max !== undefined && !(Number.isSafeInteger(b.max) && b.max >= 1)) throw new AgentSpecError(`(until … :max ${b.max}): a loop cap is a whole number of loops (1 or more)`);
+    const body = sub(b.until[0]);
+    const max = unbounded ? undefined : (b.max ?? cap);
+    return seq(max === undefined ? star(body) : upTo(body, max), sub(b.until[1]));
+  }
+  if ('or' in b) return alt(b.or.map(sub));
+  return star(sub(b.always));
 }
 
 /** Derivative-based DFA for a paper-style behavior. */
@@ -126,8 +147,10 @@ class RegexAutomaton implements BehaviorAutomaton {
   constructor(
     behavior: Behavior,
     private readonly states: readonly string[],
+    maxLoops: number | undefined,
+    unbounded = false,
   ) {
-    this.start = this.intern(toRe(behavior));
+    this.start = this.intern(toRe(behavior, maxLoops, unbounded));
   }
   private intern(r: Re): number {
     const k = key(r);
@@ -185,9 +208,51 @@ class LtlAutomaton implements BehaviorAutomaton {
   }
 }
 
-export function compileBehavior(spec: AgentSpec): BehaviorAutomaton {
+export interface CompileOptions {
+  /**
+   * Bound every `until` loop (overrides the spec's `maxLoops`; a loop's own `max` still wins).
+   * `null`: no default bound, whatever the spec says. LTL behaviors have no loops to bound.
+   */
+  readonly maxLoops?: number | null;
+  /** No loop is bounded, not even by its own `max` (the behavior's plain language). */
+  readonly unbounded?: boolean;
+}
+
+export function compileBehavior(spec: AgentSpec, options: CompileOptions = {}): BehaviorAutomaton {
   const names = spec.states.map((s) => s.name);
-  return isLtlBehavior(spec.behavior) ? new LtlAutomaton(spec.behavior.ltl, names) : new RegexAutomaton(spec.behavior, names);
+  if (isLtlBehavior(spec.behavior)) {
+    if (typeof options.maxLoops === 'number') throw new AgentSpecError('maxLoops bounds (until …) loops; an LTL behavior has none');
+    return new LtlAutomaton(spec.behavior.ltl, names);
+  }
+  if (options.unbounded) return new RegexAutomaton(spec.behavior, names, undefined, true);
+  const cap = options.maxLoops === null ? undefined : (options.maxLoops ?? spec.maxLoops);
+  if (cap !== undefined && !(Number.isSafeInteger(cap) && cap >= 1)) throw new AgentSpecError(`maxLoops must be a whole number of loops (1 or more), not ${cap}`);
+  return new RegexAutomaton(spec.behavior, names, cap);
+}
+
+/**
+ * The fewest states still to enter, from q, to stop in `final` with the behavior accepting, and
+ * the first of them; undefined when no such path is found within `limit` automaton states.
+ */
+export function shortestToFinal(a: BehaviorAutomaton, q: number, final: string, limit = 10_000): { readonly length: number; readonly first: string } | undefined {
+  // Breadth-first over automaton states; each entry remembers the first state entered on its path.
+  const seen = new Set<number>([q]);
+  let frontier: { q: number; first: string | undefined }[] = [{ q, first: undefined }];
+  for (let length = 1; frontier.length > 0 && seen.size <= limit; length++) {
+    const next: { q: number; first: string | undefined }[] = [];
+    for (const node of frontier) {
+      for (const s of a.valid(node.q)) {
+        const r = a.step(node.q, s)!;
+        const first = node.first ?? s;
+        if (s === final && a.accepting(r)) return { length, first };
+        if (seen.has(r)) continue;
+        seen.add(r);
+        next.push({ q: r, first });
+      }
+    }
+    frontier = next;
+  }
+  return undefined;
 }
 
 /** Does a whole sequence of agent states follow the behavior (and may it stop there)? */

@@ -15,8 +15,16 @@ export {
   type Behavior,
   type JsonSchema,
 } from './spec.js';
-export { acceptsSequence, compileBehavior, type BehaviorAutomaton } from './behavior.js';
+export { acceptsSequence, compileBehavior, shortestToFinal, type BehaviorAutomaton, type CompileOptions } from './behavior.js';
 export { checkContent, forceAllowed, schemaErrors, type ContentCheck } from './content.js';
+export {
+  validateExamples,
+  type ExampleProblem,
+  type ExampleResult,
+  type ExampleStep,
+  type ExamplesReport,
+  type ValidateExamplesOptions,
+} from './validate-examples.js';
 export {
   runAgent,
   type AgentEnv,

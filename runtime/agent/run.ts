@@ -10,7 +10,7 @@
  */
 import { dict } from '../dict.js';
 import { type ChatMessage, clipForPrompt, type Model } from '../llm/model.js';
-import { type BehaviorAutomaton, compileBehavior } from './behavior.js';
+import { type BehaviorAutomaton, compileBehavior, shortestToFinal } from './behavior.js';
 import { checkContent, forceAllowed } from './content.js';
 import { type AgentSpec, type AgentState, endpoints } from './spec.js';
 
@@ -28,7 +28,11 @@ export type CorrectionKind =
   /** Re-asking did not help; an allowed value was forced. */
   | 'content-forced'
   /** Several states could follow; the model's choice was missing or invalid, so one was picked. */
-  | 'choice-forced';
+  | 'choice-forced'
+  /** A loop ran its maximum number of times (`maxLoops`), so the path left it for the final state. */
+  | 'loop-capped'
+  /** Only just enough of `maxSteps` was left to reach the final state, so the path went straight there. */
+  | 'finish-forced';
 
 export interface Correction {
   readonly step: number;
@@ -50,8 +54,17 @@ export interface RunAgentOptions {
   /** The problem text (and few-shot examples) placed before the transcript. */
   readonly task: string;
   readonly instructions?: string;
-  /** Stop after this many states (default 50). */
+  /**
+   * Stop after this many states (default 50). When only just enough are left to reach the final
+   * state, the run goes there by the shortest path (`finish-forced`), so it ends with an answer.
+   */
   readonly maxSteps?: number;
+  /**
+   * Every `until` loop of the behavior runs at most this many times (overrides the spec's
+   * `maxLoops`; `null`: no cap): then the path leaves the loop for the final state. The paper
+   * caps ReACT at 3 loops.
+   */
+  readonly maxLoops?: number | null;
   /** Re-asks per content-constraint failure before forcing (default 2). */
   readonly contentRetries?: number;
   readonly temperature?: number;
@@ -61,13 +74,24 @@ export interface RunAgentOptions {
 export interface AgentRun {
   readonly steps: readonly AgentStep[];
   readonly transcript: string;
-  /** True when the run reached the final state (or the env ended it) in an accepting state. */
+  /**
+   * True only when the behavior automaton accepts the states the run went through: it reached the
+   * final state, or the environment ended it (or nothing may follow) where the behavior may stop.
+   */
   readonly complete: boolean;
   readonly stopReason: 'final-state' | 'env-ended' | 'no-successor' | 'max-steps';
   /** Text of the final state, when reached. */
   readonly answer?: string;
   readonly corrections: readonly Correction[];
   readonly modelCalls: number;
+}
+
+/** States to enter, `next` first, to stop in `final` with the behavior accepting (Infinity: never). */
+function stepsToFinal(a: BehaviorAutomaton, q: number, next: string, final: string): number {
+  const r = a.step(q, next)!;
+  if (next === final && a.accepting(r)) return 1;
+  const rest = shortestToFinal(a, r, final);
+  return rest === undefined ? Infinity : 1 + rest.length;
 }
 
 interface Marker {
@@ -87,7 +111,9 @@ function firstMarker(text: string, states: readonly AgentState[]): Marker | unde
 }
 
 export async function runAgent(spec: AgentSpec, model: Model, env: AgentEnv, options: RunAgentOptions): Promise<AgentRun> {
-  const automaton: BehaviorAutomaton = compileBehavior(spec);
+  const automaton: BehaviorAutomaton = compileBehavior(spec, options.maxLoops === undefined ? {} : { maxLoops: options.maxLoops });
+  // The same behavior without loop caps, to tell a capped loop from a model's mistake.
+  const free: BehaviorAutomaton = compileBehavior(spec, { unbounded: true });
   const { initial, final } = endpoints(spec);
   const byName = new Map(spec.states.map((s) => [s.name, s]));
   const markers = spec.states.map((s) => s.text);
@@ -116,8 +142,10 @@ export async function runAgent(spec: AgentSpec, model: Model, env: AgentEnv, opt
     return c.text;
   };
 
-  let q = automaton.step(automaton.start, initial);
-  if (q === undefined) throw new Error(`the behavior of ${spec.name} does not allow starting in ${initial}`);
+  const q0 = automaton.step(automaton.start, initial);
+  if (q0 === undefined) throw new Error(`the behavior of ${spec.name} does not allow starting in ${initial}`);
+  let q: number = q0;
+  let qFree = free.step(free.start, initial)!;
   let state = byName.get(initial)!;
   let transcript = state.text;
   let stopReason: AgentRun['stopReason'] = 'max-steps';
@@ -171,33 +199,51 @@ export async function runAgent(spec: AgentSpec, model: Model, env: AgentEnv, opt
       stopReason = 'no-successor';
       break;
     }
+    // States the loop caps took away here (the uncapped behavior would allow them).
+    const capped = free.valid(qFree).filter((v) => !valid.includes(v));
+    // The final state must stay within the steps left: while it can still be reached, only next
+    // states from which it can be reached in time are offered (so a run ends with an answer).
+    const left = maxSteps - (n + 1);
+    const toFinal = final === undefined ? undefined : shortestToFinal(automaton, q, final);
+    const choices = toFinal !== undefined && toFinal.length <= left ? valid.filter((v) => stepsToFinal(automaton, q, v, final!) <= left) : valid;
     let next: string;
-    if (proposed && valid.includes(proposed.name)) next = proposed.name;
+    if (proposed && choices.includes(proposed.name)) next = proposed.name;
     else {
-      if (proposed) {
+      const wrote = proposed ? ` (the model wrote "${proposed.text}")` : '';
+      const onlyFinish = `${left} of ${maxSteps} steps left, just enough to reach ${final}`;
+      if (proposed && valid.includes(proposed.name)) {
+        corrections.push({ step: steps.length - 1, kind: 'finish-forced', detail: `${onlyFinish}: "${proposed.text}" would not get there` });
+      } else if (proposed && capped.includes(proposed.name)) {
+        corrections.push({ step: steps.length - 1, kind: 'loop-capped', detail: `the loop ran its maximum number of times${wrote}; allowed: ${choices.map((v) => byName.get(v)!.text).join(' ')}` });
+      } else if (proposed) {
         corrections.push({
           step: steps.length - 1,
           kind: 'invalid-marker',
           detail: `after ${state.name} the model wrote "${proposed.text}"; allowed: ${valid.map((v) => byName.get(v)!.text).join(' ')}`,
         });
+      } else if (capped.length > 0 && choices.length === 1) {
+        corrections.push({ step: steps.length - 1, kind: 'loop-capped', detail: `the loop ran its maximum number of times: going on with ${choices[0]}` });
+      } else if (choices.length === 1 && valid.length > 1) {
+        corrections.push({ step: steps.length - 1, kind: 'finish-forced', detail: `${onlyFinish}: going on with ${choices[0]}` });
       }
-      if (valid.length === 1) next = valid[0];
+      if (choices.length === 1) next = choices[0];
       else {
-        const options2 = valid.map((v) => byName.get(v)!.text);
+        const options2 = choices.map((v) => byName.get(v)!.text);
         const reply = await ask(
           [{ role: 'user', content: `Which step comes next? Reply with exactly one of: ${options2.join(' | ')}` }],
           transcript,
           [],
         );
-        const m = firstMarker(reply, valid.map((v) => byName.get(v)!));
+        const m = firstMarker(reply, choices.map((v) => byName.get(v)!));
         if (m) next = m.state.name;
         else {
-          next = valid[0];
+          next = choices[0];
           corrections.push({ step: steps.length - 1, kind: 'choice-forced', detail: `no valid choice in "${reply.trim().slice(0, 60)}"; used ${next}` });
         }
       }
     }
     q = automaton.step(q, next)!;
+    qFree = free.step(qFree, next)!;
     state = byName.get(next)!;
     transcript += state.text;
   }

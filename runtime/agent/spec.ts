@@ -37,7 +37,8 @@ export interface AgentState {
 export type Behavior =
   | string
   | { readonly next: readonly Behavior[] }
-  | { readonly until: readonly [Behavior, Behavior] }
+  /** `max`: this loop runs at most so many times, then the second part must follow. */
+  | { readonly until: readonly [Behavior, Behavior]; readonly max?: number }
   | { readonly always: Behavior }
   | { readonly or: readonly Behavior[] };
 
@@ -50,6 +51,12 @@ export interface AgentSpec {
   readonly initial?: string;
   /** Default: the last state to appear in the behavior, unless the behavior is `always …` (then none). */
   readonly final?: string;
+  /**
+   * Every `until` loop of the behavior runs at most this many times (a loop's own `max` wins):
+   * once reached, the loop is left and the path goes on to the final state. The paper caps the
+   * ReACT loop at 3. Default: no cap.
+   */
+  readonly maxLoops?: number;
 }
 
 export class AgentSpecError extends Error {
@@ -155,6 +162,7 @@ export function parseAgentSpec(text: string): AgentSpec {
   let behavior: AgentSpec['behavior'] | undefined;
   let initial: string | undefined;
   let final: string | undefined;
+  let maxLoops: number | undefined;
   for (const section of top.items.slice(2)) {
     if (section.kind !== 'list' || section.items.length === 0) fail(section, 'expected a section such as (:states …)');
     const key = atom(section.items[0], 'a section keyword', section);
@@ -173,13 +181,23 @@ export function parseAgentSpec(text: string): AgentSpec {
       case ':final':
         final = atom(body[0], 'a state name', section);
         break;
+      case ':max-loops':
+        maxLoops = count(body[0], section);
+        break;
       default:
-        fail(section, `unknown section ${key} (expected :states, :behavior, :initial or :final)`);
+        fail(section, `unknown section ${key} (expected :states, :behavior, :initial, :final or :max-loops)`);
     }
   }
   if (!states) fail(top, 'missing (:states …)');
   if (behavior === undefined) fail(top, 'missing (:behavior …)');
-  const spec: AgentSpec = { name, states, behavior, ...(initial ? { initial } : {}), ...(final ? { final } : {}) };
+  const spec: AgentSpec = {
+    name,
+    states,
+    behavior,
+    ...(initial ? { initial } : {}),
+    ...(final ? { final } : {}),
+    ...(maxLoops !== undefined ? { maxLoops } : {}),
+  };
   validateAgentSpec(spec);
   return spec;
 }
@@ -216,18 +234,35 @@ function readState(e: SExpr): AgentState {
   return { name, text, ...(envInput ? { envInput } : {}), ...(allowed ? { allowed } : {}), ...(schema ? { schema } : {}) };
 }
 
+/** A loop count: a whole number ≥ 1. */
+function count(e: SExpr | undefined, parent: SExpr): number {
+  const text = atom(e, 'a whole number of loops', parent);
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1) fail(e ?? parent, `expected a whole number of loops (1 or more), not ${text}`);
+  return n;
+}
+
 function readBehavior(e: SExpr): Behavior {
   if (e.kind === 'atom') return e.value;
   if (e.kind !== 'list') fail(e, 'expected a state name or (next …), (until …), (always …), (or …)');
   const op = atom(e.items[0], 'an operator', e);
-  const args = e.items.slice(1).map(readBehavior);
+  let items = e.items.slice(1);
+  // (until a b :max 3): this loop's own cap.
+  let max: number | undefined;
+  const at = items.findIndex((x) => x.kind === 'atom' && x.value === ':max');
+  if (at >= 0) {
+    if (op !== 'until') fail(items[at], ':max is allowed only in (until …)');
+    max = count(items[at + 1], e);
+    items = [...items.slice(0, at), ...items.slice(at + 2)];
+  }
+  const args = items.map(readBehavior);
   switch (op) {
     case 'next':
       if (args.length < 1) fail(e, '(next …) needs at least one argument');
       return { next: args };
     case 'until':
       if (args.length !== 2) fail(e, '(until a b) takes two arguments');
-      return { until: [args[0], args[1]] };
+      return max === undefined ? { until: [args[0], args[1]] } : { until: [args[0], args[1]], max };
     case 'always':
       if (args.length !== 1) fail(e, '(always a) takes one argument');
       return { always: args[0] };
@@ -281,6 +316,11 @@ export function validateAgentSpec(spec: AgentSpec): void {
     for (const n of behaviorStates(spec.behavior)) if (!names.has(n)) throw new AgentSpecError(`behavior mentions unknown state ${n}`);
   }
   for (const n of [spec.initial, spec.final]) if (n !== undefined && !names.has(n)) throw new AgentSpecError(`unknown state ${n}`);
+  if (spec.maxLoops !== undefined && !(Number.isSafeInteger(spec.maxLoops) && spec.maxLoops >= 1)) {
+    throw new AgentSpecError(`maxLoops must be a whole number of loops (1 or more), not ${spec.maxLoops}`);
+  }
+  // A cap that silently did nothing would be a wrong promise: LTL behaviors have no (until …) loops.
+  if (spec.maxLoops !== undefined && isLtlBehavior(spec.behavior)) throw new AgentSpecError('maxLoops bounds (until …) loops; an LTL behavior has none');
 }
 
 /** Initial and final states with the paper's defaults applied. */

@@ -13,8 +13,13 @@ export const REFLEXION_SPEC_TEXT = "; Reflexion agent (Figure 11 of “Formally 
 export const CHAT_BOT_SPEC_TEXT = "; Chat-bot agent (Figure 12 of “Formally Specifying the High-Level Behavior of LLM-Based Agents”). No final state: the user (env) ends the session.\n(define chat-bot-agent\n  (:states\n    (Chat-Bot (:text \"Chat Bot:\"))\n    (User (:text \"User:\") (:flags :env-input))\n  )\n  (:behavior\n    (always\n      (next Chat-Bot User)\n    )\n  )\n)\n";
 
 
-export function reactAgent(tools?: readonly string[]): AgentSpec {
-  const spec = parseAgentSpec(REACT_SPEC_TEXT);
+/**
+ * The ReACT spec; `tools` restricts the Action state to those names, `maxLoops` caps the
+ * Thought/Action/Action Input/Observation loop (the paper's experiments use 3).
+ */
+export function reactAgent(tools?: readonly string[], options: { readonly maxLoops?: number } = {}): AgentSpec {
+  const parsed = parseAgentSpec(REACT_SPEC_TEXT);
+  const spec = options.maxLoops === undefined ? parsed : { ...parsed, maxLoops: options.maxLoops };
   if (!tools) return spec;
   // The paper's content constraint on the tool-selection state: only real tool names.
   return { ...spec, states: spec.states.map((s) => (s.name === 'Action' ? { ...s, allowed: [...tools] } : s)) };

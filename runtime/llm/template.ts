@@ -50,7 +50,11 @@ export class TurnContext {
   }
 }
 
-export type MarkerKind = 'predicate' | 'function' | 'generate' | 'summary';
+/**
+ * `label`: an event-labelling request (runtime/monitor llmLabeler); `batch`: several predicates in
+ * one call (batch.ts); `judge`: an LLM-as-judge audit of a whole log (runtime/monitor judge).
+ */
+export type MarkerKind = 'predicate' | 'function' | 'generate' | 'summary' | 'label' | 'batch' | 'judge';
 
 export interface Marker {
   readonly kind: MarkerKind;
@@ -58,7 +62,7 @@ export interface Marker {
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const MARKER = /<!-- tslc:(predicate|function|generate|summary)(?: name=([A-Za-z_][A-Za-z0-9_]*))? -->/;
+const MARKER = /<!-- tslc:(predicate|function|generate|summary|label|batch|judge)(?: name=([A-Za-z_][A-Za-z0-9_]*))? -->/;
 
 export function marker(kind: MarkerKind, name?: string): string {
   if (name !== undefined && !NAME.test(name)) {

@@ -81,7 +81,7 @@ class PartRunner {
   constructor(
     part: MonitorPart,
     index: ReadonlyMap<string, number>,
-    private readonly rowSize: number,
+    readonly rowSize: number,
   ) {
     this.edges = part.states.map((s) => s.edges.filter((e) => part.states[e.to]?.live).map((e) => ({ to: e.to, guard: compileGuard(e.guard, index) })));
     this.start = this.intern([...new Set(part.initial.filter((s) => part.states[s]?.live))]);
@@ -102,6 +102,27 @@ class PartRunner {
 
   isEmpty(id: number): boolean {
     return this.subsets[id].length === 0;
+  }
+
+  /**
+   * Can some finite word reach the empty subset? Breadth-first over the subsets reachable under
+   * every letter; undefined when more than `limit` subsets are met (the question stays open).
+   */
+  canEmpty(letters: readonly Uint8Array[], limit: number): boolean | undefined {
+    const seen = new Set<number>([this.start]);
+    const queue = [this.start];
+    while (queue.length > 0) {
+      const current = queue.shift()!;
+      if (this.isEmpty(current)) return true;
+      for (let mask = 0; mask < letters.length; mask++) {
+        const next = this.step(current, letters[mask], this.rowSize > 0 ? mask : undefined);
+        if (seen.has(next)) continue;
+        if (seen.size >= limit) return undefined;
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+    return false;
   }
 
   step(current: number, values: ArrayLike<number>, mask: number | undefined): number {
@@ -166,6 +187,18 @@ export class AutomatonMonitor {
     const m: AutomatonMonitor = Object.create(AutomatonMonitor.prototype);
     Object.assign(m, { aps: this.aps, pos: this.pos, neg: this.neg, values: this.values, posSet: this.pos.start, negSet: this.neg.start, stepCount: 0, decidedAt: undefined });
     return m;
+  }
+
+  /**
+   * Can the property be violated by a finite prefix? False exactly for liveness properties (every
+   * prefix can still be extended to satisfy them), true when some prefix violates it. Undefined
+   * when the property has more than 12 propositions or more than `limit` monitor states.
+   */
+  violable(limit = 10_000): boolean | undefined {
+    const n = this.aps.length;
+    if (n > 12) return undefined;
+    const letters = Array.from({ length: 1 << n }, (_, mask) => Uint8Array.from({ length: n }, (_, i) => (mask >> i) & 1));
+    return this.pos.canEmpty(letters, limit);
   }
 
   /** Start again from the initial states (recovery after a verdict). */

@@ -25,11 +25,13 @@ export {
   MissingFieldError,
   type Condition,
   type EventRecord,
+  type AnyLabeler,
   type Labeler,
   type LabelRules,
   type MissingPolicy,
 } from './label.js';
-export { llmLabeler, parseLabelAnswer, LlmLabelError, type AsyncLabeler, type LlmLabelerOptions } from './llm-label.js';
+export { llmLabeler, llmLabelerPrompt, parseLabelAnswer, LlmLabelError, type AsyncLabeler, type LlmLabelerOptions } from './llm-label.js';
+export { simulatedLabelModel, type SimLabelOptions, type SimulatedLabelModel } from './sim-label.js';
 export {
   InterveningMonitor,
   anyViolation,

@@ -10,6 +10,7 @@
  */
 import { dict } from '../dict.js';
 import type { LtlNode } from '../ltl/syntax.js';
+import { isPromiseLike } from './label.js';
 import { type Labels, type MonitorOptions, type PropertySpec, type Verdict, ProgressionMonitor } from './progression.js';
 
 /** Verdicts reached at each of the k predicted steps. */
@@ -85,8 +86,11 @@ export interface PropertyWithDescription extends PropertySpec {
 export interface InterveneOptions<I, O> {
   readonly properties: readonly PropertyWithDescription[];
   readonly generate: Generate<I, O>;
-  /** Labels of a turn (the labeling function L). */
-  readonly label: (turn: Turn<I, O>, history: readonly Turn<I, O>[]) => Labels;
+  /**
+   * Labels of a turn (the labeling function L). May answer with a promise (an LLM labeler); only
+   * promises are awaited, so a synchronous labeler adds no promise per turn.
+   */
+  readonly label: (turn: Turn<I, O>, history: readonly Turn<I, O>[]) => Labels | PromiseLike<Labels>;
   readonly strategy: 'none' | 'resample' | 'inject' | 'switch';
   /** Threshold τ: intervene when the predicted probability is at least this; default 0.5. */
   readonly threshold?: number;
@@ -137,7 +141,8 @@ export class InterveningMonitor<I, O> {
         const inp = s === 0 ? input : this.o.emptyInput;
         const out = s === 0 && first !== undefined ? first : await this.o.generate(hist, inp);
         const turn = { input: inp, output: out };
-        labels.push(this.o.label(turn, hist));
+        const got = this.o.label(turn, hist);
+        labels.push(isPromiseLike(got) ? await got : got);
         hist.push(turn);
       }
       conts.push(labels);
@@ -191,7 +196,8 @@ export class InterveningMonitor<I, O> {
     }
     if (output === undefined) output = await this.o.generate(this.history, usedInput);
     const turn = { input: usedInput, output };
-    const verdicts = this.monitor.step(this.o.label(turn, this.history));
+    const got = this.o.label(turn, this.history);
+    const verdicts = this.monitor.step(isPromiseLike(got) ? await got : got);
     this.history.push(turn);
     const entry: TraceEntry<I, O> = { step: this.trace.length, ...turn, risk, ...(intervention ? { intervention } : {}), verdicts };
     this.trace.push(entry);

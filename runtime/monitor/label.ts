@@ -228,3 +228,22 @@ export function functionLabeler(fn: (event: EventRecord, previous?: EventRecord)
 function isIterable(x: unknown): x is Iterable<string> {
   return typeof x === 'object' && x !== null && typeof (x as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function';
 }
+
+/**
+ * A labeler whose answer may arrive later (an LLM labeler such as `llmLabeler`). Consumers
+ * (`auditLog`, `InterveningMonitor`) await only answers that are promises, so a synchronous
+ * labeler passed where this type is accepted costs no promise per event.
+ */
+export type AnyLabeler = (
+  event: EventRecord,
+  previous?: EventRecord,
+) => Record<string, boolean> | PromiseLike<Record<string, boolean>>;
+
+/** True for promises and other thenables: the one test consumers of an `AnyLabeler` make per answer. */
+export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}

@@ -7,6 +7,7 @@
 import { type ResponseCache, MemoryCache, cacheKey } from '../llm/cache.js';
 import type { ChatMessage, GenerateOptions, Model } from '../llm/model.js';
 import { system, user } from '../llm/model.js';
+import { marker, quote } from '../llm/template.js';
 import type { EventRecord, MissingPolicy } from './label.js';
 import { dict } from '../dict.js';
 
@@ -18,7 +19,11 @@ export interface LlmLabelerOptions {
   readonly render?: (event: EventRecord) => string;
   /** Answer missing from the model's reply: treat as false, or fail. Default false. */
   readonly missing?: MissingPolicy;
-  readonly cache?: ResponseCache;
+  /**
+   * Replies by prompt; a memory cache by default. `false` when the model already caches (a
+   * `withReliability` model with a cache), so replies are not stored twice.
+   */
+  readonly cache?: ResponseCache | false;
   readonly generate?: GenerateOptions;
 }
 
@@ -31,14 +36,20 @@ export class LlmLabelError extends Error {
   }
 }
 
+/**
+ * The labelling request: a system message (marked `<!-- tslc:label -->`, which real models ignore
+ * and the simulated label model reads), the propositions one per line, and the event quoted in
+ * `<event>` tags so its text cannot pose as instructions.
+ */
 export function llmLabelerPrompt(propositions: Readonly<Record<string, string>>, text: string): ChatMessage[] {
   const lines = Object.entries(propositions).map(([name, desc]) => `- ${name}: ${desc}`);
   return [
     system(
-      'You label events for a compliance monitor. For each proposition, decide whether it is true of the event. ' +
+      `${marker('label')}\n` +
+        'You label events for a compliance monitor. For each proposition, decide whether it is true of the event. ' +
         'Answer with one line per proposition, exactly `name: true` or `name: false`, and nothing else.',
     ),
-    user(`Propositions:\n${lines.join('\n')}\n\nEvent:\n${text}`),
+    user(`Propositions:\n${lines.join('\n')}\n\nEvent:\n${quote('event', text)}`),
   ];
 }
 
@@ -57,16 +68,16 @@ export function parseLabelAnswer(reply: string, names: readonly string[]): Map<s
 export function llmLabeler(options: LlmLabelerOptions): AsyncLabeler {
   const names = Object.keys(options.propositions);
   const render = options.render ?? ((e: EventRecord) => JSON.stringify(e));
-  const cache = options.cache ?? new MemoryCache();
+  const cache = options.cache === false ? undefined : (options.cache ?? new MemoryCache());
   const gen: GenerateOptions = { temperature: 0, ...options.generate };
   return async (event) => {
     const messages = llmLabelerPrompt(options.propositions, render(event));
-    const key = cacheKey(options.model.id, messages, gen);
-    let text = (await cache.get(key))?.text;
+    const key = cache ? cacheKey(options.model.id, messages, gen) : '';
+    let text = cache ? (await cache.get(key))?.text : undefined;
     if (text === undefined) {
       const c = await options.model.complete(messages, gen);
       text = c.text;
-      await cache.set(key, { text: c.text, usage: c.usage });
+      if (cache) await cache.set(key, { text: c.text, usage: c.usage });
     }
     const answers = parseLabelAnswer(text, names);
     const out = dict<boolean>();

@@ -11,6 +11,9 @@ import type { LogFormat, LogSource } from '../audit/logs.js';
 import { type Diagnostic, error, UserError } from '../diagnostics/diagnostic.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
 import { readUserFile, registerSource } from '../diagnostics/sources.js';
+import type { LabelRules } from '../../runtime/monitor/label.js';
+import type { propositionsOf } from '../audit/fields.js';
+import type { ModelLabels } from '../audit/llm-labels.js';
 import { catchingUserErrors, type Outcome, pathOf, type SpecSource, textOf } from './inputs.js';
 
 export interface AuditOptions {
@@ -44,11 +47,33 @@ export interface AuditOptions {
   readonly keepRuns?: boolean;
   /** The log's name in diagnostics (default: its path, `<stdin>` for `-`, `<log>` for lines in memory). */
   readonly logName?: string;
+  /**
+   * Label the propositions that have a prompt (rules or labels file, `"prompts"`) with this model:
+   * `sim`, `sim:<seed>?evaluatorError=p` (simulated), `openai:<model>`,
+   * `openai-compatible:<url>#<model>`; one request per event.
+   */
+  readonly labelModel?: string;
+  /** At most this many labelling requests (default 1000); past it the audit stops: exit 3. */
+  readonly labelBudget?: number;
+  /** A directory caching the model's labelling replies between audits (default: memory). */
+  readonly labelCache?: string;
+}
+
+/** With `labelModel`: what the model labelled and what it took. */
+export interface AuditLabelling {
+  readonly propositions: readonly string[];
+  readonly model: string;
+  readonly simulated: boolean;
+  readonly calls: number;
+  readonly cachedCalls: number;
+  readonly budget: number;
 }
 
 export interface AuditResult extends Outcome {
   /** Per-run and per-property verdicts (absent when the input could not be audited). */
   readonly report?: AuditReport;
+  /** With `labelModel`: the model's requests (also when the labels ran out: exit 3, no report). */
+  readonly labelling?: AuditLabelling;
 }
 
 /**
@@ -68,6 +93,8 @@ async function auditOrThrow(log: string | AsyncIterable<Buffer | string>, option
   const { combineRules, parseLabelsFile, parseRules } = await import('../audit/rules.js');
   const { LabelRuleError } = await import('../../runtime/monitor/label.js');
   const { MonitorLimitError } = await import('../../runtime/monitor/progression.js');
+  // The LLM layer is loaded only for audits with model labels.
+  const isLlmError = options.labelModel !== undefined ? (await import('../../runtime/llm/errors.js')).isLlmError : (_: unknown): _ is Error => false;
   const ruleSources: readonly SpecSource[] = Array.isArray(options.rules) ? options.rules : [options.rules as SpecSource];
   if (ruleSources.length === 0) throw new UserError(error('name at least one rules file', undefined, 'usage'));
   const read = (s: SpecSource): string => textOf(s) ?? readUserFile(pathOf(s));
@@ -84,6 +111,12 @@ async function auditOrThrow(log: string | AsyncIterable<Buffer | string>, option
   const format: LogFormat = options.format ?? (path !== undefined && path !== '-' ? formatOf(path) : 'jsonl');
   const columns = options.columns ?? labelCfg.columns ?? rules.columns;
   const labels = rules.labels || labelCfg.labels ? { ...rules.labels, ...labelCfg.labels } : undefined;
+  const models = await labelModel(options, rules.properties, labels, { ...rules.prompts, ...labelCfg.prompts }, options.labels ? pathOf(options.labels) : rulesName);
+  const labelling = (): AuditLabelling | undefined => {
+    if (!models) return undefined;
+    const u = models.model.usage.total();
+    return { propositions: models.propositions, model: models.model.id, simulated: models.model.simulated, calls: u.calls, cachedCalls: u.cachedCalls, budget: models.budget.limits.maxCalls ?? 0 };
+  };
   // Complete LTL3 verdicts need the automata layer; load it only when asked.
   const automata = options.complete
     ? await import('../audit/automaton.js').then((m) => rules.properties.map((p) => m.buildMonitorAutomaton(p.formula)))
@@ -104,8 +137,15 @@ async function auditOrThrow(log: string | AsyncIterable<Buffer | string>, option
       keepRuns: options.keepRuns ?? true,
       ...(options.onRun ? { onRun: options.onRun } : {}),
       ...(automata ? { automata } : {}),
+      ...(models ? { delegate: models } : {}),
     });
   } catch (err) {
+    if (isLlmError(err)) {
+      // The audit stopped part-way (budget, provider failure): its verdicts are unknown, not clean.
+      const d = error(`--label-model: ${err.message}${models ? ` (after ${models.budget.calls} labelling request(s))` : ''}; the audit did not finish`, undefined, 'label-model');
+      const l = labelling();
+      return { errors: [d], warnings: [], exitCode: ExitCode.unknown, ...(l ? { labelling: l } : {}) };
+    }
     if (err instanceof MalformedLineError) {
       throw new UserError(error(`malformed line (--strict): ${err.reason}`, { file: logName, line: err.line, col: 1 }, 'malformed'));
     }
@@ -125,7 +165,53 @@ async function auditOrThrow(log: string | AsyncIterable<Buffer | string>, option
   const errors: Diagnostic[] =
     report.malformed.count > 0 && report.events === 0 ? [error(`every line of ${logName} was malformed; check --format and --columns`, undefined, 'malformed')] : [];
   const exitCode = errors.length > 0 ? ExitCode.inputError : report.violatedRuns > 0 ? ExitCode.failure : ExitCode.ok;
-  return { report, errors, warnings: [], exitCode };
+  const l = labelling();
+  return { report, errors, warnings: [], exitCode, ...(l ? { labelling: l } : {}) };
+}
+
+/** `labelModel`: the propositions with a prompt are labelled by the model (see src/audit/llm-labels.ts). */
+async function labelModel(
+  options: AuditOptions,
+  properties: readonly { readonly formula: Parameters<typeof propositionsOf>[0] }[],
+  labels: LabelRules | undefined,
+  prompts: Readonly<Record<string, string>>,
+  labelsFile: string,
+): Promise<ModelLabels | undefined> {
+  const budget = options.labelBudget;
+  if (budget !== undefined && (!Number.isInteger(budget) || budget < 1))
+    throw new UserError(error(`--label-budget must be a positive whole number, not '${budget}'`, undefined, 'usage'));
+  if (options.labelModel === undefined) {
+    if (budget !== undefined || options.labelCache !== undefined) throw new UserError(error('--label-budget and --label-cache need --label-model', undefined, 'usage'));
+    return undefined;
+  }
+  const { propositionsOf } = await import('../audit/fields.js');
+  const { isLlmError } = await import('../../runtime/llm/errors.js');
+  const used = new Set(properties.flatMap((p) => [...propositionsOf(p.formula)]));
+  const asked = Object.keys(prompts).filter((p) => used.has(p));
+  if (asked.length === 0) {
+    throw new UserError(
+      error(
+        `--label-model needs prompts: ${labelsFile} has no "prompts" for the propositions the rules use (${[...used].sort().join(', ')}); ` +
+          'add "prompts": { "<proposition>": "<when it holds, in plain English>" } to the labels file',
+        undefined,
+        'usage',
+      ),
+    );
+  }
+  const { modelLabels } = await import('../audit/llm-labels.js');
+  try {
+    return modelLabels({
+      model: options.labelModel,
+      prompts,
+      used,
+      ...(labels ? { rules: labels } : {}),
+      ...(budget !== undefined ? { maxCalls: budget } : {}),
+      ...(options.labelCache ? { cacheDir: options.labelCache } : {}),
+    });
+  } catch (err) {
+    if (isLlmError(err)) throw new UserError(error(`--label-model: ${err.message}`, undefined, 'config'));
+    throw err;
+  }
 }
 
 /** Regular files, FIFOs and terminals can be streamed; say why anything else cannot. */

@@ -8,7 +8,8 @@
  * reported as if the log ended there, marked `closedEarly`; and a closed run's outcome can go to
  * `onRun` at once instead of being kept (`keepRuns: false`), with the summary kept as counts.
  */
-import { MissingFieldError, type EventRecord, type Labeler, type LabelRules } from '../../runtime/monitor/label.js';
+import { type AnyLabeler, MissingFieldError, isPromiseLike, type EventRecord, type LabelRules } from '../../runtime/monitor/label.js';
+import { LlmLabelError } from '../../runtime/monitor/llm-label.js';
 import {
   type EndSemantics,
   type FinalStatus,
@@ -22,6 +23,7 @@ import { type AuditMissingPolicy, FieldCheckError, FieldReader, checkColumns, de
 import type { LogItem } from './logs.js';
 import { type RecencyNode, RecencyList } from './recency.js';
 import type { AuditRule } from './rules.js';
+import { type PropertyKind, propertyKinds } from './kind.js';
 
 export { FieldCheckError, type AuditMissingPolicy } from './fields.js';
 
@@ -47,8 +49,18 @@ export interface AuditOptions {
   readonly properties: readonly AuditRule[];
   /** Rules for some or all propositions; the rest are read from a same-named field (any letter case). */
   readonly labels?: LabelRules;
-  /** A labeling function instead of rules (library use; fields are then not checked). */
-  readonly labeler?: Labeler;
+  /**
+   * A labeling function instead of rules (library use; fields are then not checked). It may
+   * answer with a promise (`llmLabeler`); only promises are awaited, so a synchronous labeler
+   * costs no promise per event.
+   */
+  readonly labeler?: AnyLabeler;
+  /**
+   * Propositions labelled by another labeler (e.g. `llmLabeler` with a prompt for each), whose
+   * answers may be promises; the other propositions keep their rules and fields, and the field
+   * check leaves these out. Its answers win for its propositions.
+   */
+  readonly delegate?: { readonly propositions: readonly string[]; readonly labeler: AnyLabeler };
   /**
    * Fields the rules read but the log lacks: `check` (default) makes a missing or duplicate CSV
    * column, or a JSONL field absent from every record of a run, an error (`FieldCheckError`);
@@ -115,6 +127,8 @@ export interface RunOutcome {
 
 export interface SummaryRow {
   readonly property: string;
+  /** How the rule can be broken: at a step (safety), only by an unmet obligation (liveness), or both (other). */
+  readonly kind: PropertyKind;
   readonly runs: number;
   readonly violatedRuns: number;
   readonly share: number;
@@ -137,6 +151,11 @@ export interface AuditReport {
   readonly runCount: number;
   /** Runs violating at least one property. */
   readonly violatedRuns: number;
+  /**
+   * Runs violating at least one property of each kind: safety rules (broken at a step) and
+   * liveness rules (an obligation never met) are counted apart, as the papers' tables do.
+   */
+  readonly violatedRunsByKind: { readonly safety: number; readonly liveness: number; readonly other: number };
   readonly summary: readonly SummaryRow[];
   readonly malformed: { readonly count: number; readonly first: readonly Malformed[] };
   /** Runs closed early by the `maxOpenRuns` bound, and how many of their ids came back later. */
@@ -199,16 +218,20 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
   const restarts = options.properties.map((p) => recovery && isInvariant(p.formula));
   const index = new Map(options.properties.map((p, i) => [p.name, i]));
 
-  const plan = options.labeler ? undefined : planFields(options.properties, options.labels);
+  const delegated = options.delegate ? new Set(options.delegate.propositions) : undefined;
+  const plan = options.labeler ? undefined : planFields(options.properties, options.labels, delegated);
   const reader = plan ? new FieldReader(plan, options.labels, missing) : undefined;
-  const labeler: Labeler = options.labeler ?? reader!.label;
+  const labeler: AnyLabeler = options.delegate ? delegating(reader!.label, options.delegate.labeler) : (options.labeler ?? reader!.label);
   // JSONL: each run must show each field somewhere. CSV: the header check replaces this.
   let trackFields = reader !== undefined && missing !== 'false' && plan!.fields.length > 0;
   // The same over the whole log: a run closed early is not checked on its own (the rest of it may
   // have the field), but a field no record of the log has is an error at the end all the same.
   let logUnseen = trackFields ? reader!.allFields() : undefined;
 
-  const summary = new SummaryCounter(options.properties.map((p) => p.name));
+  const summary = new SummaryCounter(
+    options.properties.map((p) => p.name),
+    await propertyKinds(options.properties.map((p) => p.formula)),
+  );
   const outcomes: RunOutcome[] = [];
   const open = new Map<string, RunState>();
   const recency = new RecencyList<RunState>();
@@ -299,9 +322,10 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
     }
     let labels: Record<string, boolean>;
     try {
-      labels = labeler(event, state?.previous);
+      const answer = labeler(event, state?.previous);
+      labels = isPromiseLike(answer) ? await answer : answer;
     } catch (err) {
-      if (err instanceof MissingFieldError) {
+      if (err instanceof MissingFieldError || err instanceof LlmLabelError) {
         bad(line, err.message);
         continue;
       }
@@ -372,9 +396,22 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
     runs: outcomes,
     runCount: summary.runs,
     violatedRuns: summary.anyViolated,
+    violatedRunsByKind: { ...summary.anyViolatedByKind },
     summary: summary.rows(),
     malformed: { count: malformedCount, first: malformed },
     closedEarly: { count: closedEarly, reopened, maxOpenRuns },
+  };
+}
+
+/** Rules and fields for most propositions, another (possibly async) labeler for the delegated ones. */
+function delegating(own: AnyLabeler, other: AnyLabeler): AnyLabeler {
+  return (event, previous) => {
+    const mine = own(event, previous);
+    const theirs = other(event, previous);
+    const merge = (a: Record<string, boolean>, b: Record<string, boolean>): Record<string, boolean> =>
+      Object.assign(Object.create(null) as Record<string, boolean>, a, b);
+    if (!isPromiseLike(mine) && !isPromiseLike(theirs)) return merge(mine, theirs);
+    return Promise.all([mine, theirs]).then(([a, b]) => merge(a, b));
   };
 }
 
@@ -412,12 +449,17 @@ function complete(p: PropertyOutcome, monitor: AutomatonMonitor, line: number | 
 export class SummaryCounter {
   runs = 0;
   anyViolated = 0;
+  readonly anyViolatedByKind: Record<PropertyKind, number> = { safety: 0, liveness: 0, other: 0 };
   private readonly violatedRuns: number[];
   private readonly violations: number[];
   private readonly satisfiedRuns: number[];
   private readonly pendingRuns: number[];
 
-  constructor(private readonly names: readonly string[]) {
+  constructor(
+    private readonly names: readonly string[],
+    /** Per property; default: all `other` (unknown). */
+    private readonly kinds: readonly PropertyKind[] = names.map(() => 'other'),
+  ) {
     const zeros = () => names.map(() => 0);
     this.violatedRuns = zeros();
     this.violations = zeros();
@@ -428,20 +470,24 @@ export class SummaryCounter {
   add(run: RunOutcome): void {
     this.runs++;
     let any = false;
+    const byKind = { safety: false, liveness: false, other: false };
     run.properties.forEach((p, i) => {
       this.violations[i] += p.violations;
       if (p.violations > 0) {
         this.violatedRuns[i]++;
         any = true;
+        byKind[this.kinds[i]] = true;
       } else if (p.verdict === 'satisfied') this.satisfiedRuns[i]++;
       else this.pendingRuns[i]++;
     });
     if (any) this.anyViolated++;
+    for (const k of ['safety', 'liveness', 'other'] as const) if (byKind[k]) this.anyViolatedByKind[k]++;
   }
 
   rows(): SummaryRow[] {
     return this.names.map((property, i) => ({
       property,
+      kind: this.kinds[i],
       runs: this.runs,
       violatedRuns: this.violatedRuns[i],
       share: this.runs === 0 ? 0 : this.violatedRuns[i] / this.runs,
@@ -452,8 +498,8 @@ export class SummaryCounter {
   }
 }
 
-export function summarize(names: readonly string[], runs: readonly RunOutcome[]): SummaryRow[] {
-  const counter = new SummaryCounter(names);
+export function summarize(names: readonly string[], runs: readonly RunOutcome[], kinds?: readonly PropertyKind[]): SummaryRow[] {
+  const counter = new SummaryCounter(names, kinds);
   for (const r of runs) counter.add(r);
   return counter.rows();
 }

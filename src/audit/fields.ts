@@ -70,7 +70,11 @@ function conditionFields(cond: unknown, out: { field: string; delta: boolean }[]
   if (typeof c.field === 'string') out.push({ field: c.field, delta: 'delta' in c });
 }
 
-export function planFields(properties: readonly PropertySpec[], labels: LabelRules | undefined): FieldPlan {
+/**
+ * The fields the properties' propositions read. Propositions in `delegated` are labelled by
+ * something else (an LLM labeler with a prompt per proposition), so they read no field.
+ */
+export function planFields(properties: readonly PropertySpec[], labels: LabelRules | undefined, delegated?: ReadonlySet<string>): FieldPlan {
   // proposition → properties mentioning it, in property order.
   const users = new Map<string, string[]>();
   for (const p of properties) {
@@ -91,6 +95,7 @@ export function planFields(properties: readonly PropertySpec[], labels: LabelRul
   const open: string[] = [];
   const previous = new Map<string, readonly string[]>();
   for (const [ap, props] of users) {
+    if (delegated?.has(ap)) continue;
     if (labels && Object.hasOwn(labels, ap)) {
       ruled.push(ap);
       const found: { field: string; delta: boolean }[] = [];

@@ -37,9 +37,10 @@ function pct(x: number): string {
   return `${(100 * x).toFixed(2)}%`;
 }
 
-function table(rows: readonly (readonly string[])[]): string {
+/** Text columns (the first `left`) are left-aligned, numbers right-aligned. */
+function table(rows: readonly (readonly string[])[], left = 1): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd()).join('\n');
+  return rows.map((r) => r.map((cell, c) => (c < left ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd()).join('\n');
 }
 
 export function renderReport(report: AuditReport, options: RenderOptions = {}): string {
@@ -50,13 +51,30 @@ export function renderReport(report: AuditReport, options: RenderOptions = {}): 
       : 'LTLf (each run is the whole trace: unmet eventualities and pending next-steps are violations)';
   out.push(`${options.logName ? options.logName + ': ' : ''}${report.events} events in ${report.runCount} run(s); end-of-log semantics ${sem}${report.recovery ? '; recovery on (violations counted after restarts)' : ''}.`);
   out.push('');
-  const rows: string[][] = [['property', 'runs', 'violated', 'share', 'violations', 'satisfied', 'pending']];
+  const rows: string[][] = [['property', 'kind', 'runs', 'violated', 'share', 'violations', 'satisfied', 'pending']];
   for (const s of report.summary) {
-    rows.push([s.property, String(s.runs), String(s.violatedRuns), pct(s.share), String(s.violations), String(s.satisfiedRuns), String(s.pendingRuns)]);
+    rows.push([s.property, s.kind, String(s.runs), String(s.violatedRuns), pct(s.share), String(s.violations), String(s.satisfiedRuns), String(s.pendingRuns)]);
   }
   const runCount = report.runCount;
-  rows.push(['(any property)', String(runCount), String(report.violatedRuns), pct(runCount ? report.violatedRuns / runCount : 0), '', '', '']);
-  out.push(table(rows));
+  // Safety rules (broken at a step) and liveness rules (an obligation never met) are summed apart:
+  // the papers count the first as adherence failures and report the second separately.
+  for (const kind of ['safety', 'liveness', 'other'] as const) {
+    const n = report.summary.filter((s) => s.kind === kind).length;
+    if (n === 0) continue;
+    const violated = report.violatedRunsByKind[kind];
+    rows.push([`(any ${kind} rule)`, '', String(runCount), String(violated), pct(runCount ? violated / runCount : 0), '', '', '']);
+  }
+  out.push(table(rows, 2));
+  const kinds = new Set(report.summary.map((s) => s.kind));
+  out.push(
+    [
+      kinds.has('safety') ? 'safety: broken at a step of the log' : '',
+      kinds.has('liveness') ? 'liveness: broken only by an obligation still unmet when a run ends (LTLf)' : '',
+      kinds.has('other') ? 'other: neither alone (e.g. a safety part and an eventuality together)' : '',
+    ]
+      .filter((x) => x !== '')
+      .join('; ') + '.',
+  );
   const maxRuns = options.maxRuns ?? options.listed?.limit ?? DEFAULT_LISTED;
   const sample = options.listed ?? new ViolationSample(report.summary.length, maxRuns);
   if (!options.listed) for (const r of report.runs) sample.add(r);

@@ -23,6 +23,11 @@ export interface AuditRule extends PropertySpec {
 /** How events become labels, from a labels file and/or the rule file. */
 export interface LabelConfig {
   readonly labels?: LabelRules;
+  /**
+   * Proposition → plain-English prompt, for `tslc audit --label-model`: those propositions are
+   * labelled by the model (one request per event), the rest by `labels` and fields as usual.
+   */
+  readonly prompts?: Readonly<Record<string, string>>;
   readonly missing?: AuditMissingPolicy;
   readonly columns?: readonly string[];
   readonly groupBy?: string;
@@ -183,7 +188,7 @@ function spanAt(text: string, file: string, offset: number): SourceSpan {
 
 /** The label part of a rules or labels file; a labels file without a "labels" key is the rules themselves. */
 export function parseLabelConfig(obj: Record<string, unknown>, file: string, bare = false): LabelConfig {
-  const structured = 'labels' in obj || 'missing' in obj || 'columns' in obj || 'groupBy' in obj || 'contiguous' in obj;
+  const structured = 'labels' in obj || 'prompts' in obj || 'missing' in obj || 'columns' in obj || 'groupBy' in obj || 'contiguous' in obj;
   const labels = structured ? obj.labels : bare ? obj : undefined;
   if (labels !== undefined && (labels === null || typeof labels !== 'object' || Array.isArray(labels))) {
     fail(file, '"labels" must be an object: proposition → condition');
@@ -198,8 +203,16 @@ export function parseLabelConfig(obj: Record<string, unknown>, file: string, bar
   }
   if (obj.groupBy !== undefined && typeof obj.groupBy !== 'string') fail(file, '"groupBy" must be a field name');
   if (obj.contiguous !== undefined && typeof obj.contiguous !== 'boolean') fail(file, '"contiguous" must be true or false');
+  const prompts = obj.prompts;
+  if (prompts !== undefined) {
+    if (prompts === null || typeof prompts !== 'object' || Array.isArray(prompts)) fail(file, '"prompts" must be an object: proposition → plain-English question');
+    for (const [name, text] of Object.entries(prompts)) {
+      if (typeof text !== 'string' || text.trim() === '') fail(file, `prompts.${name} must be a non-empty string (when the proposition holds, in plain English)`);
+    }
+  }
   return {
     ...(labels ? { labels: labels as LabelRules } : {}),
+    ...(prompts ? { prompts: Object.assign(Object.create(null) as Record<string, string>, prompts) } : {}),
     ...(missing !== undefined ? { missing: missing === 'error' || missing === 'check' ? missing : 'false' } : {}),
     ...(columns ? { columns: columns as string[] } : {}),
     ...(typeof obj.groupBy === 'string' ? { groupBy: obj.groupBy } : {}),
@@ -236,6 +249,7 @@ export function combineRules(sets: readonly RuleSet[]): RuleSet {
     (acc, s) => ({
       ...acc,
       ...(s.labels ? { labels: { ...acc.labels, ...s.labels } } : {}),
+      ...(s.prompts ? { prompts: Object.assign(Object.create(null) as Record<string, string>, acc.prompts, s.prompts) } : {}),
       ...(s.missing ? { missing: s.missing } : {}),
       ...(s.columns ? { columns: s.columns } : {}),
       ...(s.groupBy ? { groupBy: s.groupBy } : {}),

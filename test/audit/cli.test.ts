@@ -67,7 +67,7 @@ describe('tslc audit', () => {
   it('exit 0 and a summary table when nothing is violated', async () => {
     const log = file('ok.jsonl', '{"req":true}\n{"ack":true}\n');
     expect(await run({ ...base, spec: [rules], log, missing: 'false' })).toBe(0);
-    expect(out).toMatch(/resp\s+1\s+0\s+0\.00%/);
+    expect(out).toMatch(/resp\s+safety\s+1\s+0\s+0\.00%/);
     expect(out).toContain('LTL3');
   });
 

@@ -157,8 +157,8 @@ describe.skipIf(!built)('per-run state is small', () => {
     expect(res.stderr).not.toMatch(/heap out of memory|Allocation failed/);
     expect(res.status).toBe(1);
     // resp: req at i % 3 == 0 and no ack at i % 5 == 0 → violated for i % 15 == 0; safe: a & b at i % 77 == 0.
-    expect(res.stdout).toMatch(new RegExp(`resp\\s+${runs}\\s+${Math.ceil(runs / 15)}\\s`));
-    expect(res.stdout).toMatch(new RegExp(`safe\\s+${runs}\\s+${Math.ceil(runs / 77)}\\s`));
+    expect(res.stdout).toMatch(new RegExp(`resp\\s+safety\\s+${runs}\\s+${Math.ceil(runs / 15)}\\s`));
+    expect(res.stdout).toMatch(new RegExp(`safe\\s+safety\\s+${runs}\\s+${Math.ceil(runs / 77)}\\s`));
     expect(res.stdout).not.toMatch(/closed early/);
   }, 150_000);
 });

@@ -33,7 +33,7 @@ describe('formula objects in rules.json', () => {
   it(`${MAX_LTL_DEPTH} operators deep is audited; one more is refused at the operator that crosses the limit`, async () => {
     // An even number of negations: `a`, true at step 0 (a formula without G is judged at the first event).
     const ok = await audit(`{"properties":{"even":${nots(MAX_LTL_DEPTH)}}}`);
-    expect([ok.code, ok.stdout], ok.stderr).toEqual([0, expect.stringMatching(/even\s+1\s+0 /)]);
+    expect([ok.code, ok.stdout], ok.stderr).toEqual([0, expect.stringMatching(/even\s+safety\s+1\s+0 /)]);
     for (const n of [MAX_LTL_DEPTH + 1, 200_000]) {
       const r = await audit(`{"properties":{"deep":${nots(n)}}}`);
       const col = '{"properties":{"deep":'.length + MAX_LTL_DEPTH * '{"op":"!","arg":'.length + 1;

@@ -187,6 +187,10 @@ export function simulatedModel(options: SimOptions = {}): SimulatedModel {
         return generate(undefined, rng);
       case 'summary':
         return summarize(messages, rng);
+      case 'batch':
+      case 'label':
+      case 'judge':
+        throw unsupported(`'${found.kind}' requests are answered by the simulated label and judge models (runtime/monitor/sim-label.ts, sim-judge.ts)`);
     }
   }
 

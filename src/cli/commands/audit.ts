@@ -12,6 +12,7 @@ import { ViolationSample, closedEarlyNote, renderReport } from '../../audit/repo
 import { UserError, error } from '../../diagnostics/diagnostic.js';
 import { audit } from '../../api/audit.js';
 import { renderDiagnostics } from '../io.js';
+import { ExitCode } from '../exit-codes.js';
 import { isStdinPath, STDIN_PATH } from '../../diagnostics/read-input.js';
 
 /** The log argument (a lone `-` arrives as STDIN_PATH: see markStdinArguments). */
@@ -57,6 +58,9 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     recovery: args.recovery !== false,
     strict: Boolean(args.strict),
     complete: Boolean(args.complete),
+    ...(typeof args['label-model'] === 'string' ? { labelModel: args['label-model'] } : {}),
+    ...(args['label-budget'] !== undefined ? { labelBudget: positiveInteger(args['label-budget'], '--label-budget') } : {}),
+    ...(typeof args['label-cache'] === 'string' ? { labelCache: args['label-cache'] } : {}),
     keepRuns: false,
     onRun: (r) => {
       if (args.json) {
@@ -68,11 +72,22 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     },
   });
   const report = result.report;
+  if (!report && result.exitCode === ExitCode.unknown) {
+    // The model labels ran out (budget, provider failure): the verdicts are unknown, not clean.
+    process.stderr.write(renderDiagnostics(result.errors) + '\n');
+    return result.exitCode;
+  }
   if (!report) throw new UserError(result.errors);
   if (args.json) {
     json ??= new JsonReportWriter(process.stdout, { spec: specPaths.join(', '), log: logName });
     await json.end(report);
   } else process.stdout.write(renderReport(report, { witnesses: Boolean(args.witness), logName, listed: sample }) + '\n');
+  const l = result.labelling;
+  if (l) {
+    process.stderr.write(
+      `labels of ${l.propositions.join(', ')} by ${l.model}${l.simulated ? ' (simulated)' : ''}: ${l.calls} request(s), ${l.cachedCalls} cached, budget ${l.budget}\n`,
+    );
+  }
   if (report.closedEarly.count > 0 && args.json) process.stderr.write(closedEarlyNote(report) + '\n');
   if (result.errors.length > 0 && !args.json) process.stderr.write(renderDiagnostics(result.errors) + '\n');
   return result.exitCode;

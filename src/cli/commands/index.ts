@@ -117,7 +117,10 @@ export const commands: readonly CommandSpec[] = [
       y
         .positional('log', { type: 'string', demandOption: true, describe: 'log file (.jsonl or .csv; - for stdin)' })
         .option('spec', { type: 'string', demandOption: true, describe: 'rules: rules.ltl (name: formula per line) or rules.json; repeat to combine' })
-        .option('labels', { type: 'string', describe: 'labels.json: proposition → condition, "columns", "missing", "groupBy"' })
+        .option('labels', { type: 'string', describe: 'labels.json: proposition → condition, "prompts", "columns", "missing", "groupBy"' })
+        .option('label-model', { type: 'string', describe: 'label the propositions that have a prompt in the labels file with this model (sim, sim:<seed>?evaluatorError=p, openai:<model>, openai-compatible:<url>#<model>); one request per event' })
+        .option('label-budget', { type: 'number', describe: 'at most this many labelling requests (default 1000); past it the audit stops with exit 3' })
+        .option('label-cache', { type: 'string', describe: 'directory caching the model\'s labelling replies between audits (default: memory, this audit only)' })
         .option('group-by', { type: 'string', describe: 'field that names the run an event belongs to' })
         .option('contiguous', { type: 'boolean', describe: 'a run is a contiguous block of equal --group-by values (ids may repeat); flat memory' })
         .option('semantics', { choices: ['ltl3', 'ltlf'], default: 'ltl3', describe: 'end of log: LTL3 (pending stays pending) or LTLf' })
@@ -159,6 +162,19 @@ export const commands: readonly CommandSpec[] = [
         .example('tslc shield mcp --rules rules.ltl --url https://mcp.example.com/mcp', 'shield a remote MCP server')
         .example('tslc audit --spec rules.ltl --group-by session --semantics ltlf shield.jsonl', 'audit the decision log later'),
     load: () => import('./shield.js'),
+  },
+  {
+    command: 'agent <action> <spec> <examples>',
+    describe: 'Validate the few-shot examples of an agent prompt against an agent-behavior spec: accepted, or the first invalid step and what was allowed',
+    builder: (y) =>
+      y
+        .positional('action', { choices: ['validate'], describe: 'validate: check every example in the text' })
+        .positional('spec', { type: 'string', describe: 'agent spec (.sexp), or one of the paper\'s: react, chain-of-thought, reflexion, chat-bot' })
+        .positional('examples', { type: 'string', describe: 'text with the examples (split at the state markers)' })
+        .option('max-loops', { type: 'number', describe: 'cap every (until …) loop at this many rounds (overrides the spec\'s :max-loops)' })
+        .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' })
+        .example('tslc agent validate examples/agents/prompts/react-tools.sexp examples/agents/prompts/react-examples.txt', 'check the ReACT prompt examples (exit 1: two are rejected)'),
+    load: () => import('./agent.js'),
   },
   {
     command: 'explain-ltl [text]',
