@@ -84,6 +84,11 @@ export interface CheckerOptions {
    * The flag is process-wide, so this is for short-lived CLI processes only (`tslc check`).
    */
   readonly deferOptimization?: boolean;
+  /**
+   * The heap a worker may grow to (default 4096 MB). A spec whose game outgrows it is `unknown
+   * (out of memory)`: the limit protects this process, it is not a bug in tslc.
+   */
+  readonly workerHeapMb?: number;
 }
 
 // Loaded with the first worker (2–3 ms that a check answered in-process does not pay).
@@ -135,6 +140,7 @@ export class IsolatedChecker {
   readonly #recycleHeapMb: number;
   readonly #inProcessMs: number;
   readonly #deferOptimization: boolean;
+  readonly #workerHeapMb: number;
   #inProcessSpentMs = 0;
 
   constructor(options: CheckerOptions = {}) {
@@ -142,6 +148,7 @@ export class IsolatedChecker {
     this.#recycleHeapMb = options.recycleHeapMb ?? 1024;
     this.#inProcessMs = options.inProcessMs ?? IN_PROCESS_MS;
     this.#deferOptimization = options.deferOptimization ?? false;
+    this.#workerHeapMb = options.workerHeapMb ?? 4096;
   }
 
   /** How many worker threads this checker has started (none while in-process attempts suffice). */
@@ -234,7 +241,7 @@ export class IsolatedChecker {
   #ensureWorker(): Worker {
     if (this.#worker) return this.#worker;
     const setup: WorkerSetup = { frontEnds: this.#frontEnds };
-    const worker = new workerThreads!.Worker(workerFile, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: 4096 } });
+    const worker = new workerThreads!.Worker(workerFile, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: this.#workerHeapMb } });
     this.#started++;
     worker.unref();
     // Events of a worker that was already replaced (terminated on timeout) are stale: ignore them.
@@ -246,7 +253,11 @@ export class IsolatedChecker {
     worker.on('error', (err) => {
       if (this.#worker !== worker) return;
       this.#worker = undefined;
-      this.#settle({ verdict: 'error', message: err.stack ?? String(err), seconds: this.#elapsed() });
+      // Running out of the worker's heap is a resource limit the spec reached, like the time
+      // limit: the verdict is unknown, not an internal error.
+      if ((err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY')
+        this.#settle({ verdict: 'unknown', reason: 'out of memory', seconds: this.#elapsed() });
+      else this.#settle({ verdict: 'error', message: err.stack ?? String(err), seconds: this.#elapsed() });
     });
     worker.on('exit', () => {
       if (this.#worker !== worker) return;

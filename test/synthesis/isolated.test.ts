@@ -54,6 +54,24 @@ describe.skipIf(!built)('IsolatedChecker', () => {
     expect(checker.workersStarted).toBe(0);
   });
 
+  it('a worker that runs out of its heap answers unknown (out of memory), not an internal error', async () => {
+    // Eight request/grant pairs with mutual exclusion: far more than a 16 MB heap holds.
+    const n = 8;
+    const pairs = Array.from({ length: n }, (_, i) => i);
+    const heavy = join(dir, 'heavy.tlsf');
+    writeFileSync(
+      heavy,
+      `INFO { TITLE: "heavy" DESCRIPTION: "t" SEMANTICS: Mealy TARGET: Mealy }\nMAIN { INPUTS { ${pairs.map((i) => `r${i};`).join(' ')} } ` +
+        `OUTPUTS { ${pairs.map((i) => `g${i};`).join(' ')} } GUARANTEE { ${pairs.map((i) => `G (r${i} -> F g${i});`).join(' ')} ` +
+        `${pairs.flatMap((i) => pairs.filter((j) => j > i).map((j) => `G !(g${i} && g${j});`)).join(' ')} } }\n`,
+    );
+    const checker = new isolated.IsolatedChecker({ inProcessMs: 0, workerHeapMb: 16 });
+    checkers.push(checker);
+    expect(await checker.check({ file: heavy, timeoutMs: 60_000, synthesize: true })).toMatchObject({ verdict: 'unknown', reason: 'out of memory' });
+    // A fresh worker serves the next request.
+    expect((await checker.check({ file: good, timeoutMs: 20_000, synthesize: true })).verdict).toBe('realizable');
+  });
+
   it('moves a spec that needs longer than the in-process attempt to a worker, which serves the rest', async () => {
     // adventure.tsl takes the solver hundreds of milliseconds: far more than a 1 ms attempt.
     const checker = new isolated.IsolatedChecker({ inProcessMs: 1 });
