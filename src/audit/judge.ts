@@ -30,6 +30,8 @@ export interface JudgeHarnessOptions {
   readonly properties: readonly AuditRule[];
   /** Rule-based labels: the monitor's (ground-truth) labelling function. */
   readonly labels?: LabelRules;
+  /** Rule name → English statement, for rules without a `description` (see `ruleCommentDescriptions`). */
+  readonly descriptions?: ReadonlyMap<string, string>;
   /** Proposition → plain English; shown to the judge as a glossary under the rules. */
   readonly prompts?: Readonly<Record<string, string>>;
   readonly groupBy?: string;
@@ -88,11 +90,32 @@ export function f1Row(property: string, tp: number, fp: number, fn: number): F1R
   return { property, monitor: tp + fn, judge: tp + fp, tp, fp, fn, precision, recall, f1 };
 }
 
-/** The English a judge is given for a rule: its description, else a reading of its formula. */
-export function judgeRules(properties: readonly AuditRule[], prompts?: Readonly<Record<string, string>>): JudgeRule[] {
+/**
+ * `# Rule N: <English>` comments right above a rule of a text rule file (the Appendix D files keep
+ * the paper's English statement there): rule name → that English. Other comments are ignored.
+ */
+export function ruleCommentDescriptions(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let statement: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    const comment = /^\s*(?:#|\/\/)\s*(.*)$/.exec(line);
+    if (comment) {
+      const m = /^Rule\s+\d+\s*:\s*(.+)$/i.exec(comment[1]);
+      if (m) statement = m[1].trim();
+      continue;
+    }
+    const rule = /^([A-Za-z_][\w.-]*)\s*:(?!=)/.exec(line);
+    if (rule && statement !== undefined) out.set(rule[1], statement);
+    if (!/^\s/.test(line) || line.trim() === '') statement = undefined;
+  }
+  return out;
+}
+
+/** The English a judge is given for a rule: its description, else its `# Rule N:` comment, else a reading of its formula. */
+export function judgeRules(properties: readonly AuditRule[], prompts?: Readonly<Record<string, string>>, descriptions?: ReadonlyMap<string, string>): JudgeRule[] {
   const glossary = prompts ? Object.entries(prompts) : [];
   return properties.map((p) => {
-    const english = p.description ?? describeLtl(p.formula);
+    const english = p.description ?? descriptions?.get(p.name) ?? describeLtl(p.formula);
     const used = glossary.filter(([name]) => new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(english));
     const where = used.length > 0 ? ` (where ${used.map(([n, t]) => `${n}: ${t}`).join('; ')})` : '';
     return { name: p.name, text: `${english}${where}` };
@@ -147,7 +170,7 @@ export async function judgeAgainstMonitor(input: AsyncIterable<LogItem> | Iterab
   const runs = runsOf(items, audit.runs, options.groupBy);
   const hide = options.hide ?? [...(options.groupBy !== undefined ? [options.groupBy] : []), 'step'];
   const actionsOf = (run: Run) => run.events.map((e) => renderAction(e, hide));
-  const rules = judgeRules(options.properties, options.prompts);
+  const rules = judgeRules(options.properties, options.prompts, options.descriptions);
 
   let inner: Model;
   if (typeof options.model !== 'string') inner = options.model;

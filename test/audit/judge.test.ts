@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { environments, generateLogs } from '../../examples/audit/generate.js';
-import { f1Row, judgeAgainstMonitor, judgeRules } from '../../src/audit/judge.js';
+import { f1Row, judgeAgainstMonitor, judgeRules, ruleCommentDescriptions } from '../../src/audit/judge.js';
 import type { LogItem } from '../../src/audit/logs.js';
 import { parseLabelsFile, parseRules } from '../../src/audit/rules.js';
 import { run } from '../../src/cli/commands/judge.js';
@@ -77,6 +77,20 @@ describe('judgeAgainstMonitor', () => {
     expect(prompt[0].content).toContain('<!-- tslc:judge -->');
     expect(prompt[1].content).toContain('Rule 6 (wash-only-in-bathroom):');
     expect(prompt[1].content).toContain('<actions>\n1. action=walk, room=kitchen\n</actions>');
+  });
+
+  it("the paper's English statements (`# Rule N:` comments right above a rule) are what the judge is told", async () => {
+    const household = ruleCommentDescriptions(readFileSync('examples/audit/household.ltl', 'utf8'));
+    expect(household.size).toBe(6);
+    expect(household.get('water-in-bathroom')).toBe('use water only in the bathroom (the kitchen sink is out of order).');
+    // Recipe's comments are notes, not `Rule N:` statements: its rules keep the formula reading.
+    expect(ruleCommentDescriptions(readFileSync('examples/audit/recipe.ltl', 'utf8')).size).toBe(0);
+    expect(ruleCommentDescriptions('# Rule 1: never drop\n\nno-drop: G !drop\n# Rule 2: stay\nstay: G !go').get('no-drop')).toBeUndefined();
+    let seen = '';
+    const judge = scripted((actions) => actions.map((_, i) => `Action ${i + 1}: COMPLIANT`).join('\n'));
+    const spy = { ...judge, complete: (m: readonly ChatMessage[]) => ((seen = m[1].content), judge.complete(m)) };
+    await judgeAgainstMonitor(items.slice(0, 20), { ...base, model: spy, descriptions: household });
+    expect(seen).toContain('Rule 1 (water-in-bathroom): use water only in the bathroom (the kitchen sink is out of order).');
   });
 
   it('a perfect simulated judge scores F1 = 1, and its violation instances are exactly the seeded violations', async () => {

@@ -5,7 +5,7 @@
  * (budget, provider failure). `--judge-model sim` is the simulated judge and says so in every output.
  */
 import { FieldCheckError, MalformedLineError } from '../../audit/audit.js';
-import { judgeAgainstMonitor, renderJudgeReport, type JudgeReport } from '../../audit/judge.js';
+import { judgeAgainstMonitor, renderJudgeReport, ruleCommentDescriptions, type JudgeReport } from '../../audit/judge.js';
 import { formatOf, readLog, type LogFormat } from '../../audit/logs.js';
 import { combineRules, parseLabelsFile, parseRules } from '../../audit/rules.js';
 import { UserError, error } from '../../diagnostics/diagnostic.js';
@@ -19,7 +19,10 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   const specPaths = (Array.isArray(args.spec) ? args.spec : [args.spec]).map(String);
   const logPath = String(args.log ?? '');
   if (logPath === '') throw new UserError(error('no log given: name a labelled log file', undefined, 'usage'));
-  const rules = combineRules(specPaths.map((p) => parseRules(readUserFile(p), p)));
+  const texts = specPaths.map((p) => [p, readUserFile(p)] as const);
+  const rules = combineRules(texts.map(([p, t]) => parseRules(t, p)));
+  // The Appendix D rule files keep the paper's English above each rule: the judge is told that.
+  const descriptions = new Map(texts.flatMap(([p, t]) => (/\.json$/i.test(p) ? [] : [...ruleCommentDescriptions(t)])));
   const labelsPath = typeof args.labels === 'string' ? args.labels : undefined;
   const labelCfg = labelsPath ? parseLabelsFile(readUserFile(labelsPath), labelsPath) : {};
   const semantics = String(args.semantics ?? 'ltl3') as EndSemantics;
@@ -42,6 +45,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
       properties: rules.properties,
       ...(labels ? { labels } : {}),
       prompts,
+      descriptions,
       ...(groupBy !== undefined ? { groupBy } : {}),
       semantics,
       missing: labelCfg.missing ?? rules.missing ?? 'check',
