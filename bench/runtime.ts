@@ -18,7 +18,7 @@ import { walk } from '../runtime/decision.js';
 import { createController, type ControllerTable } from '../runtime/index.js';
 import { composeGames } from '../src/codegen/compose.js';
 import { expectedCalls } from '../src/codegen/table.js';
-import { progress } from '../src/explain/progress.js';
+import { progress } from '../src/ltl/progress.js';
 import { loadGame } from '../src/frontend/load.js';
 import type { GameSpec } from '../src/game/spec.js';
 import { and, FALSE, type Formula } from '../src/ltl/formula.js';

@@ -10,6 +10,7 @@ import { corpusSection } from './corpus.js';
 import { mcpShieldSection } from './mcp-shield.js';
 import { monitorSection } from './monitor.js';
 import { runtimeSection } from './runtime.js';
+import { theoriesSection } from './theories.js';
 
 export interface BenchContext {
   /** Progress lines (stderr). */
@@ -25,4 +26,4 @@ export interface BenchSection {
   run(ctx: BenchContext): Promise<string>;
 }
 
-export const sections: readonly BenchSection[] = [corpusSection, monitorSection, runtimeSection, batchSection, mcpShieldSection];
+export const sections: readonly BenchSection[] = [corpusSection, monitorSection, runtimeSection, batchSection, mcpShieldSection, theoriesSection];

@@ -26,7 +26,7 @@ export {
   type BatchRequest,
   type PredicateBatcher,
 } from './controller.js';
-export { builtinFunctions, builtinNames, isBuiltinName, type BuiltinName } from './builtins.js';
+export { builtinFunctions, builtinNames, isBuiltinName, theoryFunction, theoryFunctions, type BuiltinName, type TheoryName } from './builtins.js';
 export {
   explainStep,
   predicatesOf,

@@ -9,6 +9,7 @@ import type { ChatMessage, GenerateOptions, Model } from '../llm/model.js';
 import { system, user } from '../llm/model.js';
 import { marker, quote } from '../llm/template.js';
 import type { EventRecord, MissingPolicy } from './label.js';
+import { dict } from '../dict.js';
 
 export interface LlmLabelerOptions {
   readonly model: Model;
@@ -79,8 +80,7 @@ export function llmLabeler(options: LlmLabelerOptions): AsyncLabeler {
       if (cache) await cache.set(key, { text: c.text, usage: c.usage });
     }
     const answers = parseLabelAnswer(text, names);
-    // Null prototype: a proposition may be called `__proto__` or `constructor`.
-    const out = Object.create(null) as Record<string, boolean>;
+    const out = dict<boolean>();
     for (const n of names) {
       const v = answers.get(n);
       if (v === undefined && options.missing === 'error') throw new LlmLabelError(`the model gave no answer for proposition '${n}'`);

@@ -22,6 +22,7 @@ import { EventError } from './english/event.js';
 import { englishRule } from './english/rule.js';
 import { englishToLtl, explainLtl } from './patterns.js';
 import { type PlanQuestion, PlanQuestionError, readPlanQuestion } from './plan-question.js';
+import { ltlAtoms } from '../ltl/atoms.js';
 
 export interface ShieldRule {
   readonly name: string;
@@ -180,7 +181,7 @@ export class Shield {
     const store = new TermStore();
     const terms = this.rules.map((r) => store.fromNode(r.formula));
     const props = new Set<string>();
-    for (const r of this.rules) collectNames(r.formula, props);
+    for (const r of this.rules) ltlAtoms(r.formula, props);
     const tools = new Set(options.tools ?? []);
     for (const p of props) if (p.startsWith(CALL_PREFIX)) tools.add(p.slice(CALL_PREFIX.length));
     this.tools = [...tools];
@@ -386,30 +387,6 @@ export class Shield {
       (b) => `rule "${b.rule}" (${b.description}) ${b.immediate ? 'forbids it' : 'could no longer be satisfied afterwards'}`,
     );
     return { allowed: false, letter: sorted, breaches, reason: `${what} is blocked: ${parts.join('; ')}${runningNote}` };
-  }
-}
-
-function collectNames(n: LtlNode, out: Set<string>): void {
-  switch (n.op) {
-    case 'ap':
-      out.add(n.name);
-      return;
-    case 'true':
-    case 'false':
-      return;
-    case '!':
-    case 'X':
-    case 'F':
-    case 'G':
-      collectNames(n.arg, out);
-      return;
-    case '&':
-    case '|':
-      for (const a of n.args) collectNames(a, out);
-      return;
-    default:
-      collectNames(n.left, out);
-      collectNames(n.right, out);
   }
 }
 

@@ -24,6 +24,7 @@ import {
   truthy,
 } from '../../runtime/monitor/label.js';
 import type { PropertySpec } from '../../runtime/monitor/progression.js';
+import { ltlAtoms } from '../../runtime/ltl/atoms.js';
 
 /** What to do about fields the rules read but the log lacks (see the module comment). */
 export type AuditMissingPolicy = 'check' | 'false' | 'error';
@@ -48,34 +49,9 @@ export interface FieldPlan {
   readonly previousPaths: readonly (readonly string[])[];
 }
 
-/** Propositions of a formula, without recursion (rule formulas may nest deeply). */
+/** Propositions of a formula (see runtime/ltl/atoms.ts). */
 export function propositionsOf(formula: LtlNode): Set<string> {
-  const out = new Set<string>();
-  const stack: LtlNode[] = [formula];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    switch (n.op) {
-      case 'ap':
-        out.add(n.name);
-        break;
-      case 'true':
-      case 'false':
-        break;
-      case '!':
-      case 'X':
-      case 'F':
-      case 'G':
-        stack.push(n.arg);
-        break;
-      case '&':
-      case '|':
-        for (const a of n.args) stack.push(a);
-        break;
-      default:
-        stack.push(n.left, n.right);
-    }
-  }
-  return out;
+  return ltlAtoms(formula);
 }
 
 /** Fields a label condition reads (`delta` also reads the previous event). */

@@ -13,7 +13,7 @@
  * reaches.
  */
 import { type Formula, and, isPropositional, or, TRUE } from '../ltl/formula.js';
-import { syntacticImplies } from '../ltl/simplify.js';
+import { syntacticImplies } from './simplify.js';
 import { BDD_FALSE, BDD_TRUE, type BddManager, type BddNode } from './bdd.js';
 
 export interface Term {

@@ -10,7 +10,7 @@
 import { and, atoms, conjuncts, type Formula, not } from '../ltl/formula.js';
 import { toNnf } from '../ltl/nnf.js';
 import { toSpot } from '../ltl/print.js';
-import { simplify } from '../ltl/simplify.js';
+import { simplify } from './simplify.js';
 import { BDD_FALSE, BddManager, type BddNode } from './bdd.js';
 import { stronglyConnectedComponents } from './scc.js';
 import { reduceBySimulation } from './simulation.js';

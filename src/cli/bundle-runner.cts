@@ -60,10 +60,13 @@ function loadBundle(useCache: boolean): LoadedBundle | undefined {
 function bundleIsCurrent(): boolean {
   try {
     const inputs = JSON.parse(readFileSync(INPUTS_FILE, 'utf8')) as Array<[string, number, number]>;
+    const bundleMtimeMs = statSync(BUNDLE_FILE).mtimeMs;
     return inputs.every(([file, size, mtimeMs]) => {
       const s = statSync(here(file));
       // Within a millisecond: tools that copy or restore file times keep no finer resolution.
-      return s.size === size && Math.abs(s.mtimeMs - mtimeMs) <= 1;
+      // Or not newer than the bundle: `npm pack` gives every file of a package one fixed time,
+      // so an installed tslc has other times than the build recorded, but none newer.
+      return s.size === size && (Math.abs(s.mtimeMs - mtimeMs) <= 1 || s.mtimeMs <= bundleMtimeMs);
     });
   } catch {
     return false;

@@ -1,13 +1,2 @@
-/** Exit codes are a contract with CI scripts; never renumber them. */
-export const ExitCode = {
-  ok: 0,
-  /** Some spec is unrealizable, a committed module is stale, or a check found a violation. */
-  failure: 1,
-  /** The user's input is wrong: bad syntax, unknown names, bad flags. */
-  inputError: 2,
-  /** Some verdict is unknown (timeout). */
-  unknown: 3,
-  /** A bug in tslc (e.g. a controller failed independent verification). */
-  internal: 70,
-} as const;
-export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+/** The CLI's exit codes are the library's (src/diagnostics/exit-codes.ts): one contract. */
+export { ExitCode, type ExitCodeValue } from '../diagnostics/exit-codes.js';

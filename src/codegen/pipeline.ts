@@ -13,12 +13,14 @@ import type { ControllerMetadata } from '../../runtime/table.js';
 import { error, UserError } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadGame } from '../frontend/load.js';
-import type { GameSpec } from '../game/spec.js';
+import { InputReadError, readInputFile } from '../diagnostics/read-input.js';
+import type { GameSpec, TheoryName } from '../game/spec.js';
 import type { MealyMachine } from '../game/mealy.js';
 import { synthesize } from '../synthesis/index.js';
 import { formatCounterexample, verifyController } from '../verify/index.js';
 import { atoms } from '../ltl/formula.js';
 import { composeGames } from './compose.js';
+import { CodegenVerificationError } from './errors.js';
 import { emitControllerModule } from './emit.js';
 import { controllerNameProblem, pascalCase, suggestControllerName } from './identifiers.js';
 import { inferSignalTypes } from './signal-types.js';
@@ -26,13 +28,7 @@ import { buildControllerTable } from './table.js';
 
 export const SYNTHESIZER = 'tslc bounded synthesis';
 
-/** A controller failed independent verification: a bug in tslc; nothing is written. */
-export class CodegenVerificationError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'CodegenVerificationError';
-  }
-}
+export { CodegenVerificationError };
 
 export interface CompileRequest {
   /** Spec files; more than one are composed into one controller. */
@@ -46,8 +42,14 @@ export interface CompileRequest {
   readonly onWarning?: (d: Diagnostic) => void;
   /** TSL imports only from inside this directory (`--import-root`). */
   readonly importRoot?: string;
+  /** The theory to read the specs in, overriding their headers (`--theory`). */
+  readonly theory?: TheoryName | 'none';
   /** The back end (`--synthesizer`); default: the builtin engine. Its controller is re-verified here. */
   readonly synthesizer?: ControllerSynthesizer;
+  /** Texts of spec files the caller already has (in memory, or read for a cache), by path. */
+  readonly sources?: ReadonlyMap<string, string>;
+  /** Sees each file a spec imports, with its text. */
+  readonly onImport?: (path: string, text: string) => void;
 }
 
 /** What a back end answers; `backend` names it in the module's metadata. */
@@ -74,6 +76,8 @@ export type CompileOutcome =
       readonly spec: GameSpec;
       /** Which back end synthesized it (`builtin`, `ltlsynt`, …). */
       readonly backend: string;
+      /** What the module records about its origin (spec hash, tool version, `verified: true`). */
+      readonly metadata: ControllerMetadata;
     }
   | { readonly kind: 'unrealizable'; readonly name: string; readonly seconds: number }
   | { readonly kind: 'unknown'; readonly name: string; readonly reason: string; readonly seconds: number };
@@ -90,9 +94,15 @@ export async function compileSpecs(request: CompileRequest): Promise<CompileOutc
   const texts: string[] = [];
   const games: GameSpec[] = [];
   for (const file of request.files) {
-    const text = readText(file);
+    const text = request.sources?.get(file) ?? readText(file);
     texts.push(text);
-    const game = await loadGame(file, { text, onWarning: request.onWarning, importRoot: request.importRoot });
+    const game = await loadGame(file, {
+      text,
+      onWarning: request.onWarning,
+      importRoot: request.importRoot,
+      onImport: request.onImport,
+      theory: request.theory,
+    });
     if (!game.tslSignals)
       throw new UserError(error(`${file}: only TSL specifications can be compiled to controllers`, undefined, 'compile-format'));
     games.push(game);
@@ -119,7 +129,7 @@ export async function compileSpecs(request: CompileRequest): Promise<CompileOutc
   const source = emitControllerModule(table, metadata, {
     runtimeImport: request.runtimeImport ?? defaultRuntimeImport(request.outDir),
   });
-  return { kind: 'ok', name, outPath, source, stateCount: machine.stateCount, seconds: result.seconds, machine, spec, backend: result.backend };
+  return { kind: 'ok', name, outPath, source, stateCount: machine.stateCount, seconds: result.seconds, machine, spec, backend: result.backend, metadata };
 }
 
 /**
@@ -156,10 +166,10 @@ export function assertVerified(spec: GameSpec, machine: MealyMachine): void {
 
 function readText(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readInputFile(file);
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-    throw new UserError(error(`cannot read ${file}: ${reason}`, undefined, 'io'));
+    if (err instanceof InputReadError) throw new UserError(error(err.message, undefined, 'io'));
+    throw err;
   }
 }
 

@@ -26,6 +26,8 @@ export interface Diagnostic {
   readonly code?: string;
   /** Further notes printed under the caret (e.g. "first used here"). */
   readonly notes?: readonly Diagnostic[];
+  /** What to do about it, printed last as `hint: …` (e.g. the command that shows why). */
+  readonly hint?: string;
 }
 
 /** Thrown for user mistakes; the CLI prints its diagnostics and exits 2, never a stack trace. */
@@ -61,6 +63,7 @@ export function formatDiagnostic(d: Diagnostic, source?: string): string {
     }
   }
   for (const note of d.notes ?? []) out.push(formatDiagnostic(note, source));
+  if (d.hint !== undefined) out.push(`  hint: ${d.hint}`);
   return out.join('\n');
 }
 

@@ -10,7 +10,7 @@ import type { Argv } from 'yargs';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { MealyMachine } from '../game/mealy.js';
 import type { GameSpec } from '../game/spec.js';
-import { ExitCode } from '../cli/exit-codes.js';
+import { ExitCode } from '../diagnostics/exit-codes.js';
 import { type ExternalMode, type ExternalResult, runExternal } from './run.js';
 import { findTools, loadConfig, TOOL_NAMES, type ToolLocation, type ToolName } from './tools.js';
 import type { ControllerVerifier } from './verifier.js';

@@ -18,6 +18,7 @@ import { satisfiableLtlf } from '../../runtime/shield/dfa.js';
 import { GroundingError, groundWords, vocabulary } from '../../runtime/shield/english/ground.js';
 import { EnglishError, type Grounding, translateConstraint } from '../../runtime/shield/english/translate.js';
 import { englishToLtl, explainLtl } from '../../runtime/shield/patterns.js';
+import { ltlAtoms } from '../../runtime/ltl/atoms.js';
 
 export interface TranslateOptions {
   readonly model?: Model;
@@ -86,31 +87,6 @@ function ground(phrase: string, propositions: readonly string[] | undefined): st
     if (e instanceof GroundingError) throw new TranslationError(`cannot ground the model's phrase: ${e.message}`);
     throw e;
   }
-}
-
-function atomsOf(n: LtlNode, out: Set<string>): Set<string> {
-  switch (n.op) {
-    case 'ap':
-      out.add(n.name);
-      break;
-    case 'true':
-    case 'false':
-      break;
-    case '!':
-    case 'X':
-    case 'F':
-    case 'G':
-      atomsOf(n.arg, out);
-      break;
-    case '&':
-    case '|':
-      for (const a of n.args) atomsOf(a, out);
-      break;
-    default:
-      atomsOf(n.left, out);
-      atomsOf(n.right, out);
-  }
-  return out;
 }
 
 function substitute(n: LtlNode, map: ReadonlyMap<string, string>): LtlNode {
@@ -226,7 +202,7 @@ export async function translateEnglish(text: string, options: TranslateOptions =
     }
   }
   // 4. Verify (before grounding, so the check is about what the model wrote): only the placeholders.
-  const stray = [...atomsOf(liftedFormula, new Set())].filter((a) => !expressions.some((e) => e.placeholder === a));
+  const stray = [...ltlAtoms(liftedFormula, new Set())].filter((a) => !expressions.some((e) => e.placeholder === a));
   if (stray.length > 0) throw new TranslationError(`the model's answer uses propositions it was not given: ${stray.join(', ')}`, raw);
   // 3. Ground.
   const map = new Map(expressions.map((e) => [e.placeholder, e.proposition]));

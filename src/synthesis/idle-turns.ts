@@ -10,7 +10,7 @@
  * the spec asks for undone. Only the turns before the environment first broke an assumption (or
  * INITIALLY) are examined, since from there on the spec promises nothing.
  */
-import { type Letter, progress } from '../explain/progress.js';
+import { type Letter, progress } from '../ltl/progress.js';
 import type { GameSpec } from '../game/spec.js';
 import { and, FALSE, type Formula } from '../ltl/formula.js';
 

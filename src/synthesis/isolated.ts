@@ -18,20 +18,36 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { TheoryName } from '../game/spec.js';
 
 export interface IsolatedRequest {
   readonly file?: string;
+  /** The file's text when the caller has it (an in-memory source, or standard input or a pipe, which can be read only once); else the file is read. */
+  readonly text?: string;
   readonly ltl?: { readonly formula: string; readonly ins: readonly string[]; readonly outs: readonly string[] };
   readonly params?: Readonly<Record<string, number>>;
   /** TSL imports only from inside this directory (`--import-root`). */
   readonly importRoot?: string;
+  /** Read a TSL spec in this theory, overriding its header (`--theory`). */
+  readonly theory?: TheoryName | 'none';
   readonly timeoutMs: number;
   /** Synthesize (and count controller states) instead of only checking. */
   readonly synthesize: boolean;
 }
 
+/**
+ * A verdict, or an error. `warnings` are the front end's (e.g. TSL's precedence warning): plain
+ * diagnostic objects, as they cross from a worker by structured clone.
+ */
 export type IsolatedResult =
-  | { readonly verdict: 'realizable' | 'unrealizable' | 'unknown'; readonly seconds: number; readonly states?: number; readonly reason?: string }
+  | {
+      readonly verdict: 'realizable' | 'unrealizable' | 'unknown';
+      readonly seconds: number;
+      readonly states?: number;
+      readonly reason?: string;
+      readonly warnings?: readonly Diagnostic[];
+    }
   | { readonly verdict: 'error'; readonly seconds: number; readonly userError?: unknown; readonly message: string };
 
 /** What the worker is told at start: which front ends to load before the first request arrives. */
@@ -313,9 +329,17 @@ export async function runInProcess(request: IsolatedRequest, limits?: InProcessL
   try {
     // The front end shares the request's time: a TLSF file can expand for longer than that.
     const deadline = started + request.timeoutMs;
+    const warnings: Diagnostic[] = [];
     const spec = request.ltl
       ? await loadLtlGame(request.ltl.formula, request.ltl.ins, request.ltl.outs)
-      : await loadGame(request.file!, { params: request.params, importRoot: request.importRoot, deadline });
+      : await loadGame(request.file!, {
+          params: request.params,
+          importRoot: request.importRoot,
+          text: request.text,
+          theory: request.theory,
+          onWarning: (d) => warnings.push(d),
+          deadline,
+        });
     const { checkRealizability, synthesizeController, CONTROLLER_TOO_LARGE, STOPPED_EARLY } = await import('./index.js');
     const remaining = Math.max(1, request.timeoutMs - (performance.now() - started));
     const options = { timeoutMs: remaining, stopAfterMs: limits?.stopAfterMs };
@@ -334,14 +358,15 @@ export async function runInProcess(request: IsolatedRequest, limits?: InProcessL
         result = { verdict: r.verdict, seconds: seconds(), reason: r.verdict === 'unknown' ? r.reason : undefined };
       }
     };
+    const withWarnings = (r: IsolatedResult): IsolatedResult => (warnings.length > 0 && r.verdict !== 'error' ? { ...r, warnings } : r);
     if (!limits) {
       solve();
-      return result!;
+      return withWarnings(result!);
     }
     if (!(await runWithHardLimit(solve, limits.hardLimitMs - (performance.now() - started))))
       return { handOver: true, seconds: seconds(), interrupted: true };
     if (result!.verdict === 'unknown' && result!.reason === STOPPED_EARLY) return { handOver: true, seconds: seconds(), interrupted: false };
-    return result!;
+    return withWarnings(result!);
   } catch (err) {
     if (err instanceof FrontEndTimeout) return { verdict: 'unknown', reason: 'timeout', seconds: seconds() };
     if (err instanceof UserError) return { verdict: 'error', seconds: seconds(), userError: err.diagnostics, message: err.message };

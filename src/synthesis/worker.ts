@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { type IsolatedRequest, runInProcess, type WorkerAnswer, type WorkerSetup } from './isolated.js';
 
 const setup = workerData as WorkerSetup;
-const FRONT_ENDS = { tsl: () => import('../tsl/index.js'), tlsf: () => import('../tlsf/index.js'), ltl: () => import('../ltl/game-from-ltl.js') };
+const FRONT_ENDS = { tsl: () => import('../tsl/index.js'), tlsf: () => import('../tlsf/index.js'), ltl: () => import('../frontend/game-from-ltl.js') };
 // Failures here are not lost: the request's own import of the same module reports them.
 void Promise.all([import('./index.js'), import('../frontend/load.js'), ...setup.frontEnds.map((f) => FRONT_ENDS[f]())]).catch(() => undefined);
 

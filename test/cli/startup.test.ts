@@ -17,8 +17,11 @@ const built = existsSync(join(root, 'dist/src/cli/main.js'));
 const hook = join(import.meta.dirname, 'fixtures/record-loads.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'tslc-startup-'));
 
+/** The bundler plugin's library and the bundlers (optional peers), and the watcher: never loaded by `tslc check`. */
+const BUILD_TOOLS = /node_modules\/(unplugin|esbuild|@esbuild|vite|rolldown|@rolldown|rollup|webpack|@rspack|chokidar)\//;
+
 /** Modules a light command must never load. */
-const HEAVY = [/node_modules\/ts-morph\//, /node_modules\/@ts-morph\//, /node_modules\/execa\//, /node_modules\/ai\//, /node_modules\/@ai-sdk\//, /node_modules\/playwright-core\//, /node_modules\/typescript\//, /\/runtime\/llm\//, /node_modules\/@modelcontextprotocol\//, /node_modules\/@openai\//, /node_modules\/@langchain\//];
+const HEAVY = [/node_modules\/ts-morph\//, /node_modules\/@ts-morph\//, /node_modules\/execa\//, /node_modules\/ai\//, /node_modules\/@ai-sdk\//, /node_modules\/playwright-core\//, /node_modules\/typescript\//, /\/runtime\/llm\//, /node_modules\/@modelcontextprotocol\//, /node_modules\/@openai\//, /node_modules\/@langchain\//, BUILD_TOOLS];
 
 let runs = 0;
 function loadedBy(...argv: Array<string | Record<string, string>>): { code: number | null; modules: string[] } {
@@ -94,11 +97,33 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     expect(loads(['dist/runtime/shield/adapters/langgraph.js']).some((m) => m.includes('node_modules/@langchain/langgraph/'))).toBe(true);
   });
 
+  it("import … from 'tslc' loads no solver, front end or bundler; a plugin entry loads unplugin but no bundler", () => {
+    const loads = (module: string): string[] => {
+      const out = join(dir, `loads-${runs++}.txt`);
+      const r = spawnSync(process.execPath, ['--import', hook, '--input-type=module', '-e', `await import(${JSON.stringify(join(root, module))});`], {
+        cwd: root,
+        env: { ...process.env, TSLC_RECORD_LOADS: out },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      return readFileSync(out, 'utf8').split('\n').filter(Boolean);
+    };
+    const library = loads('dist/src/index.js');
+    expect(library.some((m) => m.endsWith('/dist/src/api/check.js'))).toBe(true);
+    expect(library.filter((m) => HEAVY.some((h) => h.test(m)) || /\/dist\/src\/(synthesis|automata|tsl|tlsf|explain)\/|\/dist\/src\/codegen\/(?!errors\.js)/.test(m))).toEqual([]);
+    const plugin = loads('dist/src/plugin/vite.js');
+    expect(plugin.some((m) => m.includes('node_modules/unplugin/'))).toBe(true);
+    expect(plugin.filter((m) => /node_modules\/(esbuild|vite|rolldown|rollup|webpack|@rspack)\//.test(m))).toEqual([]);
+  });
+
   it('a stale bundle is not used: a changed compiled module sends check to the ES modules', () => {
     const inputs = JSON.parse(readFileSync(join(root, 'dist/src/cli/check-bundle.inputs.json'), 'utf8')) as Array<[string, number, number]>;
     const changed = join(root, 'dist/src/cli', inputs[0][0]);
     const { atime, mtime } = statSync(changed);
-    utimesSync(changed, atime, new Date(mtime.getTime() + 1000));
+    // Rewritten after the bundle was built (as `tsc` alone would).
+    const bundleTime = statSync(join(root, 'dist/src/cli/check-bundle.cjs')).mtime.getTime();
+    utimesSync(changed, atime, new Date(Math.max(mtime.getTime(), bundleTime) + 1000));
     try {
       const { code, modules } = loadedBy('check', '--no-states', 'specs/adventure.tsl');
       expect(code).toBe(0);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/diagnostics/diagnostic.js';
 import { specFormula } from '../../src/game/spec.js';
 import { ap, F, G, implies } from '../../src/ltl/formula.js';
-import { ltlGame } from '../../src/ltl/game-from-ltl.js';
+import { ltlGame } from '../../src/frontend/game-from-ltl.js';
 
 function diagnostics(run: () => unknown) {
   try {

@@ -3,7 +3,7 @@ import { evaluateOnLasso } from '../../src/automata/lasso.js';
 import { and, ap, F, FALSE, type Formula, G, iff, implies, M, not, or, R, size, TRUE, U, W, X } from '../../src/ltl/formula.js';
 import { isNnf, toNnf } from '../../src/ltl/nnf.js';
 import { toSpot } from '../../src/ltl/print.js';
-import { simplify, syntacticImplies } from '../../src/ltl/simplify.js';
+import { simplify, syntacticImplies } from '../../src/automata/simplify.js';
 import { prng, randomFormula, randomLasso, showLasso } from '../automata/random-ltl.js';
 
 const a = ap('a');

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LtlNode } from '../../runtime/ltl/syntax.js';
 import { EnglishError, translateConstraint } from '../../runtime/shield/index.js';
+import { ltlAtoms } from '../../runtime/ltl/atoms.js';
 
 const VOCAB = ['living_room', 'bathroom', 'kitchen', 'call:refund', 'ok:verify_identity', 'turn_off_oven'];
 const WORDS = [
@@ -16,31 +17,6 @@ const WORDS = [
   'refund', 'call', 'verify', 'identity', 'succeeds', 'turn', 'off', 'oven', 'and', 'or', ',', '.', ';', 'you', 'have', 'been',
   'is', 'forbidden', 'within', '3', 'steps', 'first', 'every', 'time', 'exactly', 'more', 'than', '"quoted name"', 'garage',
 ];
-
-function atoms(n: LtlNode, out: Set<string>): Set<string> {
-  switch (n.op) {
-    case 'ap':
-      out.add(n.name);
-      break;
-    case 'true':
-    case 'false':
-      break;
-    case '!':
-    case 'X':
-    case 'F':
-    case 'G':
-      atoms(n.arg, out);
-      break;
-    case '&':
-    case '|':
-      for (const a of n.args) atoms(a, out);
-      break;
-    default:
-      atoms(n.left, out);
-      atoms(n.right, out);
-  }
-  return out;
-}
 
 describe('the English translator on word salad', () => {
   it('translates or refuses cleanly, and grounds only to the vocabulary', () => {
@@ -55,7 +31,7 @@ describe('the English translator on word salad', () => {
           try {
             const t = translateConstraint(sentence, withVocab ? { vocabulary: VOCAB } : {});
             translated++;
-            if (withVocab) for (const a of atoms(t.formula, new Set())) expect(VOCAB, `${sentence} → ${t.ltl}`).toContain(a);
+            if (withVocab) for (const a of ltlAtoms(t.formula, new Set())) expect(VOCAB, `${sentence} → ${t.ltl}`).toContain(a);
             expect(t.english.length).toBeGreaterThan(0);
           } catch (e) {
             if (!(e instanceof EnglishError)) throw e;

@@ -9,31 +9,7 @@ import type { LtlNode } from '../../runtime/ltl/syntax.js';
 import { LtlfDfa, allLetters } from '../../runtime/shield/dfa.js';
 import { TermStore } from '../../runtime/monitor/terms.js';
 import { compareFormulas } from '../support/equivalence.js';
-
-function atomsOf(n: LtlNode, out: Set<string>): Set<string> {
-  switch (n.op) {
-    case 'ap':
-      out.add(n.name);
-      break;
-    case 'true':
-    case 'false':
-      break;
-    case '!':
-    case 'X':
-    case 'F':
-    case 'G':
-      atomsOf(n.arg, out);
-      break;
-    case '&':
-    case '|':
-      for (const a of n.args) atomsOf(a, out);
-      break;
-    default:
-      atomsOf(n.left, out);
-      atomsOf(n.right, out);
-  }
-  return out;
-}
+import { ltlAtoms } from '../../runtime/ltl/atoms.js';
 
 /** Infinite-trace equivalence: the judge must prove it (a timeout or a difference is false). */
 export function equivalentInfinite(a: LtlNode, b: LtlNode): boolean {
@@ -42,7 +18,7 @@ export function equivalentInfinite(a: LtlNode, b: LtlNode): boolean {
 
 /** Finite-trace (LTLf) equivalence on non-empty traces; returns a distinguishing word when they differ. */
 export function finiteDifference(a: LtlNode, b: LtlNode): string[][] | undefined {
-  const props = [...atomsOf(b, atomsOf(a, new Set()))].sort();
+  const props = [...ltlAtoms(b, ltlAtoms(a, new Set()))].sort();
   const letters = allLetters(props);
   const store = new TermStore();
   const da = new LtlfDfa(a, { store, alphabet: letters });

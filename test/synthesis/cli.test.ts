@@ -9,7 +9,7 @@ import { loadGame } from '../../src/frontend/load.js';
 import { parseHoa } from '../../src/automata/hoa.js';
 import { hoaToMealy } from '../../src/automata/hoa-convert.js';
 import { verifyController } from '../../src/verify/index.js';
-import { ltlGame } from '../../src/ltl/game-from-ltl.js';
+import { ltlGame } from '../../src/frontend/game-from-ltl.js';
 import { tlsfWriter } from '../support/tlsf.js';
 
 let out: string[] = [];

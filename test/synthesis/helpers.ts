@@ -1,4 +1,4 @@
-import { progress } from '../../src/explain/progress.js';
+import { progress } from '../../src/ltl/progress.js';
 import { cubeMatches, type MealyMachine } from '../../src/game/mealy.js';
 import type { GameSpec, SignalGroup } from '../../src/game/spec.js';
 import { and, FALSE, type Formula } from '../../src/ltl/formula.js';

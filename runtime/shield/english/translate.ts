@@ -15,6 +15,7 @@ import { vocabulary as makeVocabulary } from './ground.js';
 import { type EventScope } from './event.js';
 import { type Form, FormError, readSentence } from './forms.js';
 import { expandContractions, segments, tokenize } from './words.js';
+import { ltlAtoms } from '../../ltl/atoms.js';
 
 export type { Form } from './forms.js';
 export type { Grounding } from './ground.js';
@@ -92,31 +93,6 @@ export function closestForm(sentence: string): Form {
   return 'obligation';
 }
 
-function atoms(n: LtlNode, out: Set<string>): Set<string> {
-  switch (n.op) {
-    case 'ap':
-      out.add(n.name);
-      break;
-    case 'true':
-    case 'false':
-      break;
-    case '!':
-    case 'X':
-    case 'F':
-    case 'G':
-      atoms(n.arg, out);
-      break;
-    case '&':
-    case '|':
-      for (const a of n.args) atoms(a, out);
-      break;
-    default:
-      atoms(n.left, out);
-      atoms(n.right, out);
-  }
-  return out;
-}
-
 function finish(input: string, formula: LtlNode, via: EnglishTranslation['via'], forms: Form[], groundings: Grounding[]): EnglishTranslation {
   return { input, formula, ltl: printLtl(formula), english: explainLtl(formula), via, forms, groundings };
 }
@@ -129,7 +105,7 @@ export function translateConstraint(input: string, options: EnglishOptions = {})
 
   // A pattern-library sentence over known names keeps its documented meaning.
   const pattern = englishToLtl(text);
-  if (pattern && (!vocab || [...atoms(pattern.ltl, new Set())].every((a) => vocab.names.includes(a)))) {
+  if (pattern && (!vocab || [...ltlAtoms(pattern.ltl, new Set())].every((a) => vocab.names.includes(a)))) {
     const slots = [pattern.slots.p, pattern.slots.s, pattern.slots.t, pattern.slots.q, pattern.slots.r].filter((x): x is string => x !== undefined);
     return finish(input, pattern.ltl, 'pattern', [PATTERN_FORM[pattern.pattern] ?? 'obligation'], slots.map((s) => ({ phrase: s, proposition: s, how: 'verbatim' as const })));
   }

@@ -15,7 +15,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     if (args.ltl !== undefined || args.compose)
       throw new UserError({ severity: 'error', message: '--synthesizer and --cross-check work on spec files only (not with --ltl or --compose)', code: 'usage' });
     if (files.length === 0) throw new UserError({ severity: 'error', message: 'name at least one spec file', code: 'usage' });
-    const external = await import('../../external/check-cli.js');
+    const external = await import('./check-external.js');
     return external.runExternalCheck(files, args);
   }
   return runBuiltinCheck(args, timeoutSeconds);

@@ -1,72 +1,76 @@
 /**
  * `tslc compile <files…> -o <dir>`: one typed TypeScript controller module per spec (or one for
  * all of them with `--as <name>`). `--check` writes nothing and exits 1 when a module is missing
- * or differs from what would be generated; `--watch` recompiles whenever a spec changes.
+ * or differs from what would be generated; `--watch` recompiles whenever a spec or a file it
+ * imports changes (src/cli/watch.ts). `--dts` also writes `<spec>.d.tsl.ts` beside each spec, the
+ * declaration TypeScript reads for `import … from './spec.tsl'` under `allowArbitraryExtensions`;
  * `--diagram [mermaid|dot]` writes the controller's diagram beside each module; `--synthesizer`
- * picks the back end (src/external, imported only then; its controller is re-verified anyway).
+ * picks the back end. The work is the library's `compile` (src/api/compile.ts); this module
+ * writes, compares and reports.
  */
-import { existsSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { theoryOption } from '../../frontend/load.js';
 import { dirname, relative } from 'node:path';
-import { type Diagnostic, error, UserError } from '../../diagnostics/diagnostic.js';
-import { CodegenVerificationError, compileSpecs, type CompileOutcome, type ControllerSynthesizer } from '../../codegen/pipeline.js';
-import type { GameSpec } from '../../game/spec.js';
-import type { MealyMachine } from '../../game/mealy.js';
+import { type Diagnostic, UserError } from '../../diagnostics/diagnostic.js';
+import { compile, type CompileOptions, type FileText } from '../../api/compile.js';
+import type { SynthesizerName } from '../../api/inputs.js';
+import { CodegenVerificationError } from '../../codegen/errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { importRootArg, renderDiagnostics } from '../io.js';
-import { buildDiagram, toDot, toMermaid } from '../../explain/diagram.js';
+import { importRootArg, refuseStdin, renderDiagnostics } from '../io.js';
 
 interface Options {
   readonly files: string[];
   readonly outDir: string;
-  readonly as?: string;
   readonly check: boolean;
   readonly watch: boolean;
-  readonly runtimeImport?: string;
-  readonly timeoutMs: number;
   readonly json: boolean;
-  readonly diagram?: 'mermaid' | 'dot';
-  readonly importRoot?: string;
-  /** `--synthesizer` other than builtin: the raw args, read by src/external. */
-  readonly external?: Record<string, unknown>;
+  readonly compile: CompileOptions;
+  /** `--synthesizer` other than builtin: reports name the back end. */
+  readonly external: boolean;
 }
 
 function parseOptions(args: Record<string, unknown>): Options {
   const files = (Array.isArray(args.files) ? args.files : [args.files]).filter((f) => f !== undefined).map(String);
   if (files.length === 0) throw new UserError({ severity: 'error', message: 'name at least one .tsl file', code: 'usage' });
+  for (const f of files) refuseStdin(f, 'a compiled module is named after its spec file and checked against it (--check, --watch); save the spec to a file');
   const out = args.out ?? args.o;
   if (typeof out !== 'string' || out === '') throw new UserError({ severity: 'error', message: 'give the output directory with -o <dir>', code: 'usage' });
   const timeoutSeconds = Number(args.timeout ?? 60);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
     throw new UserError({ severity: 'error', message: '--timeout expects a positive number of seconds', code: 'usage' });
   if (args.check && args.watch) throw new UserError({ severity: 'error', message: '--check and --watch cannot be combined', code: 'usage' });
+  if (args.dts && args.as !== undefined)
+    throw new UserError({ severity: 'error', message: '--dts writes one declaration beside each spec, so it cannot be combined with --as', code: 'usage' });
   // A bare `--diagram` arrives as '' (yargs string option): Mermaid is the default.
   const diagram = args.diagram === undefined || args.diagram === false ? undefined : args.diagram === '' || args.diagram === true ? 'mermaid' : String(args.diagram);
   if (diagram !== undefined && diagram !== 'mermaid' && diagram !== 'dot')
     throw new UserError({ severity: 'error', message: `--diagram must be mermaid or dot, not '${diagram}'`, code: 'usage' });
+  const external = args.synthesizer !== undefined && args.synthesizer !== 'builtin';
   return {
     files,
     outDir: out,
-    as: args.as === undefined ? undefined : String(args.as),
     check: Boolean(args.check),
     watch: Boolean(args.watch),
-    runtimeImport: args['runtime-import'] === undefined ? undefined : String(args['runtime-import']),
-    timeoutMs: timeoutSeconds * 1000,
     json: Boolean(args.json),
-    diagram,
-    importRoot: importRootArg(args),
-    external: args.synthesizer !== undefined && args.synthesizer !== 'builtin' ? args : undefined,
+    external,
+    compile: {
+      outDir: out,
+      as: args.as === undefined ? undefined : String(args.as),
+      runtimeImport: args['runtime-import'] === undefined ? undefined : String(args['runtime-import']),
+      timeout: timeoutSeconds,
+      importRoot: importRootArg(args),
+      theory: theoryOption(args.theory),
+      dts: Boolean(args.dts),
+      diagram,
+      synthesizer: external ? (String(args.synthesizer) as SynthesizerName) : undefined,
+      toolTimeout: typeof args['tool-timeout'] === 'number' ? args['tool-timeout'] : undefined,
+    },
   };
-}
-
-/** Units of compilation: every file alone, or all files as one composed controller. */
-function units(options: Options): { files: string[]; name?: string }[] {
-  return options.as !== undefined ? [{ files: options.files, name: options.as }] : options.files.map((f) => ({ files: [f] }));
 }
 
 export async function run(args: Record<string, unknown>): Promise<number> {
   const options = parseOptions(args);
-  const code = await compileAll(options);
-  if (!options.watch) return code;
+  if (!options.watch) return (await compileAll(options)).exitCode;
   await watchAndRecompile(options);
   return ExitCode.ok;
 }
@@ -81,151 +85,143 @@ interface Report {
   readonly diagram?: string;
   /** `--check` with `--diagram`: whether the diagram file is up to date. */
   readonly diagramStatus?: 'fresh' | 'stale' | 'missing';
+  readonly declaration?: string;
+  /** `--check` with `--dts`: whether the declaration file is up to date. */
+  readonly declarationStatus?: 'fresh' | 'stale' | 'missing';
 }
 
-/**
- * `--synthesizer ltlsynt|strix|auto` as a back end for the pipeline. A tool that is missing or
- * answered wrongly is not "unknown": its diagnostics are printed and `exitCode` says how bad it was.
- */
-async function externalSynthesizer(args: Record<string, unknown>, failure: { exitCode?: number }): Promise<ControllerSynthesizer> {
-  const { solve, synthesizerFromArgs } = await import('../../external/index.js');
-  const { builtinBackend } = await import('../../external/builtin.js');
-  const { synthesizer, timeoutMs: toolTimeoutMs } = synthesizerFromArgs(args);
-  return async (spec, timeoutMs) => {
-    const r = await solve(spec, { synthesizer, mode: 'synthesis', builtin: builtinBackend(spec, 'synthesis', { timeoutMs }), timeoutMs: toolTimeoutMs });
-    if (r.diagnostics.length > 0) process.stderr.write(renderDiagnostics([...r.diagnostics]) + '\n');
-    const seconds = r.timeMs / 1000;
-    if (r.status === 'realizable' && r.machine) return { verdict: 'realizable', controller: r.machine, seconds, backend: r.backend };
-    if (r.status === 'unrealizable') return { verdict: 'unrealizable', seconds, backend: r.backend };
-    if (r.status === 'error') failure.exitCode = r.exitCode;
-    const reason = r.status === 'realizable' ? `${r.backend} gave no controller` : r.status === 'error' ? `${r.backend} failed` : `${r.backend}: no answer`;
-    return { verdict: 'unknown', reason, seconds, backend: r.backend };
-  };
+type Freshness = 'fresh' | 'stale' | 'missing';
+
+function freshness(file: FileText): Freshness {
+  return !existsSync(file.path) ? 'missing' : readFileSync(file.path, 'utf8') === file.text ? 'fresh' : 'stale';
 }
 
-async function compileAll(options: Options): Promise<number> {
+/** Writes `file` unless it already holds exactly that text; true when it wrote. */
+function writeIfChanged(file: FileText): boolean {
+  if (existsSync(file.path) && readFileSync(file.path, 'utf8') === file.text) return false;
+  mkdirSync(dirname(file.path), { recursive: true });
+  writeFileSync(file.path, file.text);
+  return true;
+}
+
+const shown = (path: string): string => relative(process.cwd(), path) || path;
+
+/** Compiles every unit, writes (or with --check compares) its files, prints the report. */
+async function compileAll(options: Options): Promise<{ exitCode: number; dependencies: string[] }> {
+  let result;
+  try {
+    result = await compile(options.files, options.compile);
+  } catch (err) {
+    if (err instanceof CodegenVerificationError) {
+      process.stderr.write(`tslc: internal error, no module written: ${err.message}\n`);
+      return { exitCode: ExitCode.internal, dependencies: options.files };
+    }
+    throw err;
+  }
+  if (result.modules.length === 0) throw new UserError(result.errors);
   let exit: number = ExitCode.ok;
   const reports: Report[] = [];
   // A mistake in one spec (syntax, an unusable name) must not stop the others: each unit's
   // diagnostics are kept, the other modules are written, and all diagnostics are raised at the end.
   const problems: Diagnostic[] = [];
-  const modules = new Map<string, string>();
-  for (const unit of units(options)) {
-    let outcome: CompileOutcome;
-    const failure: { exitCode?: number } = {};
-    try {
-      outcome = await compileSpecs({
-        files: unit.files,
-        name: unit.name,
-        outDir: options.outDir,
-        runtimeImport: options.runtimeImport,
-        timeoutMs: options.timeoutMs,
-        importRoot: options.importRoot,
-        onWarning: (d) => process.stderr.write(renderDiagnostics([d]) + '\n'),
-        synthesizer: options.external ? await externalSynthesizer(options.external, failure) : undefined,
-      });
-    } catch (err) {
-      if (err instanceof CodegenVerificationError) {
-        process.stderr.write(`tslc: internal error, no module written: ${err.message}\n`);
-        return ExitCode.internal;
-      }
-      if (!(err instanceof UserError)) throw err;
-      problems.push(...err.diagnostics);
+  for (const m of result.modules) {
+    if (m.warnings.length > 0) process.stderr.write(renderDiagnostics(m.warnings) + '\n');
+    if (m.status === 'error') {
+      problems.push(...m.errors);
       continue;
     }
-    if (outcome.kind === 'unrealizable') {
-      process.stderr.write(`${unit.files.join(' + ')}: error: unrealizable, no controller exists (${outcome.seconds.toFixed(2)} s)\n`);
-      reports.push({ name: outcome.name, status: 'unrealizable', seconds: outcome.seconds });
-      exit = Math.max(exit, ExitCode.failure);
+    if (m.errors.length > 0) process.stderr.write(renderDiagnostics(m.errors) + '\n');
+    if (m.status === 'unrealizable') {
+      process.stderr.write(`${m.specs.join(' + ')}: error: unrealizable, no controller exists (${m.seconds.toFixed(2)} s)\n`);
+      process.stderr.write(`  hint: \`tslc explain ${m.specs.join(' ')}\` shows which lines conflict\n`);
+      reports.push({ name: m.name, status: 'unrealizable', seconds: m.seconds });
+      exit = worse(exit, m.exitCode);
       continue;
     }
-    if (outcome.kind === 'unknown') {
-      process.stderr.write(`${unit.files.join(' + ')}: error: synthesis gave no answer (${outcome.reason}) after ${outcome.seconds.toFixed(2)} s\n`);
-      reports.push({ name: outcome.name, status: 'unknown', seconds: outcome.seconds });
-      const code = failure.exitCode ?? ExitCode.unknown;
-      // Precedence as in `check`: input error, then failure (incl. a lying tool), then unknown.
-      exit = [ExitCode.inputError, ExitCode.failure, ExitCode.unknown].find((c) => c === exit || c === code) ?? code;
+    if (m.status === 'unknown' || !m.module) {
+      process.stderr.write(`${m.specs.join(' + ')}: error: synthesis gave no answer (${m.reason}) after ${m.seconds.toFixed(2)} s\n`);
+      reports.push({ name: m.name, status: 'unknown', seconds: m.seconds });
+      exit = worse(exit, m.exitCode);
       continue;
     }
-    // Two specs with the same stem (`a/x.tsl b/x.tsl`) would write the same module.
-    const earlier = modules.get(outcome.outPath);
-    if (earlier !== undefined) {
-      problems.push(error(`${unit.files.join(' + ')} and ${earlier} would both be written to ${outcome.outPath}; compile one of them separately with --as <name>`, undefined, 'name'));
-      continue;
-    }
-    modules.set(outcome.outPath, unit.files.join(' + '));
-    const existing = existsSync(outcome.outPath) ? readFileSync(outcome.outPath, 'utf8') : undefined;
-    const shown = relative(process.cwd(), outcome.outPath) || outcome.outPath;
-    const diagram = options.diagram ? diagramFile(outcome.outPath, options.diagram, outcome.machine, outcome.spec) : undefined;
     const base = {
-      name: outcome.name,
-      path: shown,
-      states: outcome.stateCount,
-      seconds: outcome.seconds,
-      ...(options.external ? { backend: outcome.backend } : {}),
-      ...(diagram ? { diagram: relative(process.cwd(), diagram.path) || diagram.path } : {}),
+      name: m.name,
+      path: shown(m.module.path),
+      states: m.states,
+      seconds: m.seconds,
+      ...(options.external ? { backend: m.backend } : {}),
+      ...(m.diagram ? { diagram: shown(m.diagram.path) } : {}),
+      ...(m.declaration ? { declaration: shown(m.declaration.path) } : {}),
     };
     if (options.check) {
-      // A module or diagram that is not up to date is reported once, on stderr, with the fix;
-      // stdout lists only what is fresh (the JSON report lists everything).
-      const fix = `run \`tslc compile ${unit.files.join(' ')}${unit.name ? ` --as ${unit.name}` : ''}${options.diagram ? ` --diagram ${options.diagram}` : ''} -o ${options.outDir}\``;
-      const status = existing === undefined ? 'missing' : existing === outcome.source ? 'fresh' : 'stale';
-      const diagramStatus = !diagram ? undefined : !existsSync(diagram.path) ? 'missing' : readFileSync(diagram.path, 'utf8') === diagram.text ? 'fresh' : 'stale';
-      if (status !== 'fresh') process.stderr.write(`${shown}: error: ${status} module; ${fix}\n`);
+      // A file that is not up to date is reported once, on stderr, with the fix; stdout lists
+      // only what is fresh (the JSON report lists everything).
+      const unit = options.compile.as;
+      const flags = `${unit ? ` --as ${unit}` : ''}${options.compile.diagram ? ` --diagram ${options.compile.diagram}` : ''}${options.compile.dts ? ' --dts' : ''}`;
+      const fix = `run \`tslc compile ${m.specs.join(' ')}${flags} -o ${options.outDir}\``;
+      const status = freshness(m.module);
+      const diagramStatus = m.diagram ? freshness(m.diagram) : undefined;
+      const declarationStatus = m.declaration ? freshness(m.declaration) : undefined;
+      if (status !== 'fresh') process.stderr.write(`${base.path}: error: ${status} module; ${fix}\n`);
       if (diagramStatus !== undefined && diagramStatus !== 'fresh') process.stderr.write(`${base.diagram}: error: ${diagramStatus} diagram; ${fix}\n`);
-      if (status !== 'fresh' || (diagramStatus !== undefined && diagramStatus !== 'fresh')) exit = Math.max(exit, ExitCode.failure);
-      reports.push({ ...base, status, ...(diagramStatus ? { diagramStatus } : {}) });
+      if (declarationStatus !== undefined && declarationStatus !== 'fresh')
+        process.stderr.write(`${base.declaration}: error: ${declarationStatus} declaration; ${fix}\n`);
+      if ([status, diagramStatus, declarationStatus].some((s) => s !== undefined && s !== 'fresh')) exit = worse(exit, ExitCode.failure);
+      reports.push({ ...base, status, ...(diagramStatus ? { diagramStatus } : {}), ...(declarationStatus ? { declarationStatus } : {}) });
       continue;
     }
-    if (existing !== outcome.source) {
-      mkdirSync(dirname(outcome.outPath), { recursive: true });
-      writeFileSync(outcome.outPath, outcome.source);
-    }
-    if (diagram && (!existsSync(diagram.path) || readFileSync(diagram.path, 'utf8') !== diagram.text)) writeFileSync(diagram.path, diagram.text);
-    reports.push({ ...base, status: existing === outcome.source ? 'unchanged' : 'written' });
+    const wrote = writeIfChanged(m.module);
+    if (m.diagram) writeIfChanged(m.diagram);
+    if (m.declaration) writeIfChanged(m.declaration);
+    reports.push({ ...base, status: wrote ? 'written' : 'unchanged' });
   }
   if (options.json) process.stdout.write(JSON.stringify({ modules: reports }) + '\n');
   else
     for (const r of reports)
-      if (r.path && r.status !== 'stale' && r.status !== 'missing' && (r.diagramStatus ?? 'fresh') === 'fresh')
+      if (r.path && r.status !== 'stale' && r.status !== 'missing' && (r.diagramStatus ?? 'fresh') === 'fresh' && (r.declarationStatus ?? 'fresh') === 'fresh')
         process.stdout.write(
-          `${r.path}: ${r.status} (${r.states} state${r.states === 1 ? '' : 's'}, ${r.seconds.toFixed(2)} s${r.backend ? `, ${r.backend}` : ''})${r.diagram ? ` + ${r.diagram}` : ''}\n`,
+          `${r.path}: ${r.status} (${r.states} state${r.states === 1 ? '' : 's'}, ${r.seconds.toFixed(2)} s${r.backend ? `, ${r.backend}` : ''})${r.diagram ? ` + ${r.diagram}` : ''}${r.declaration ? ` + ${r.declaration}` : ''}\n`,
         );
-  if (problems.length > 0) throw new UserError(problems);
-  return exit;
+  if (problems.length > 0) throw new DependentUserError(problems, result.modules.flatMap((m) => m.dependencies));
+  return { exitCode: exit, dependencies: result.modules.flatMap((m) => m.dependencies) };
 }
 
-/** `<module>.mmd` / `<module>.dot` beside the module, drawn from the verified controller. */
-function diagramFile(outPath: string, kind: 'mermaid' | 'dot', machine: MealyMachine, spec: GameSpec): { path: string; text: string } {
-  const d = buildDiagram(machine, spec);
-  const stem = outPath.replace(/\.ts$/, '');
-  return kind === 'dot' ? { path: `${stem}.dot`, text: toDot(d) } : { path: `${stem}.mmd`, text: toMermaid(d) };
+/** Precedence as in `check`: internal error, input error, then failure (incl. a lying tool), then unknown. */
+function worse(a: number, b: number): number {
+  return [ExitCode.internal, ExitCode.inputError, ExitCode.failure, ExitCode.unknown].find((c) => c === a || c === b) ?? Math.max(a, b);
 }
 
-/** Recompile on every change of an input file; runs until interrupted. */
+/** Input errors, and the files read before they were found (a watcher must keep watching those). */
+class DependentUserError extends UserError {
+  constructor(
+    diagnostics: readonly Diagnostic[],
+    readonly dependencies: readonly string[],
+  ) {
+    super(diagnostics);
+  }
+}
+
+/** Compile, then recompile on every change of a spec or an import, until interrupted (Ctrl-C). */
 async function watchAndRecompile(options: Options): Promise<void> {
-  process.stderr.write(`watching ${options.files.join(', ')} (Ctrl-C to stop)\n`);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running = Promise.resolve();
-  const recompile = (): void => {
-    // Editors write files in bursts; wait for the burst to end before compiling once.
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      running = running.then(async () => {
-        try {
-          await compileAll(options);
-        } catch (err) {
-          if (err instanceof UserError) process.stderr.write(renderDiagnostics(err.diagnostics) + '\n');
-          else process.stderr.write(`tslc: ${(err as Error).message}\n`);
-        }
-      });
-    }, 100);
+  let dependencies: readonly string[] = options.files;
+  const round = async (): Promise<readonly string[]> => {
+    try {
+      dependencies = (await compileAll(options)).dependencies;
+    } catch (err) {
+      if (err instanceof UserError) {
+        process.stderr.write(renderDiagnostics(err.diagnostics) + '\n');
+        if (err instanceof DependentUserError) dependencies = err.dependencies;
+      } else process.stderr.write(`tslc: ${(err as Error).message}\n`);
+    }
+    return dependencies;
   };
-  const watchers = options.files.map((f) => watch(f, recompile));
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => {
-      for (const w of watchers) w.close();
-      resolve();
-    });
+  await round();
+  const { watchFiles } = await import('../watch.js');
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort());
+  process.once('SIGTERM', () => stop.abort());
+  await watchFiles([...options.files, ...dependencies], round, {
+    signal: stop.signal,
+    onReady: () => process.stderr.write(`watching ${options.files.join(', ')} and what they import (Ctrl-C to stop)\n`),
   });
 }

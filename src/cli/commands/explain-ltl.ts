@@ -16,6 +16,7 @@ import { UserError } from '../../diagnostics/diagnostic.js';
 import { TranslationError, explainLtl, matchPattern, patternCatalogue, translateEnglish } from '../../patterns/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { readUserFile, registerSource } from '../io.js';
+import { ltlAtoms } from '../../../runtime/ltl/atoms.js';
 
 const SOURCE = '<formula>';
 const SENTENCE = '<sentence>';
@@ -29,30 +30,6 @@ function usage(message: string): UserError {
   return new UserError({ severity: 'error', message, code: 'usage' });
 }
 
-function collectAtoms(n: LtlNode, out: Set<string>): void {
-  switch (n.op) {
-    case 'ap':
-      out.add(n.name);
-      return;
-    case 'true':
-    case 'false':
-      return;
-    case '!':
-    case 'X':
-    case 'F':
-    case 'G':
-      collectAtoms(n.arg, out);
-      return;
-    case '&':
-    case '|':
-      for (const a of n.args) collectAtoms(a, out);
-      return;
-    default:
-      collectAtoms(n.left, out);
-      collectAtoms(n.right, out);
-  }
-}
-
 /** The vocabulary: `--props a,b,…` (repeatable) and the propositions and labels of `--rules` files. */
 function vocabularyOf(args: Record<string, unknown>): string[] | undefined {
   const out = new Set<string>();
@@ -63,7 +40,7 @@ function vocabularyOf(args: Record<string, unknown>): string[] | undefined {
     const text = readUserFile(path);
     registerSource(path, text);
     const set = parseRules(text, path);
-    for (const p of set.properties) collectAtoms(p.formula, out);
+    for (const p of set.properties) ltlAtoms(p.formula, out);
     for (const name of Object.keys(set.labels ?? {})) out.add(name);
   }
   return out.size > 0 ? [...out] : undefined;

@@ -4,7 +4,7 @@
  */
 import { specFormula } from '../../game/spec.js';
 import { toSpot } from '../../ltl/print.js';
-import { printWarnings, importOptions, readTslFile, writeOut } from '../../tsl/cli-support.js';
+import { printWarnings, importOptions, readTslFile, writeOut } from '../tsl-support.js';
 import { loadTslGame } from '../../tsl/index.js';
 import { diagnosticsToJson } from '../io.js';
 import { ExitCode } from '../exit-codes.js';

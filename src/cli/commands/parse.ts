@@ -5,17 +5,19 @@
  */
 import { UserError } from '../../diagnostics/diagnostic.js';
 import type { Expr, Loc, TslAst } from '../../tsl/ast.js';
-import { readTslFile, writeOut } from '../../tsl/cli-support.js';
-import { parseTsl } from '../../tsl/parse.js';
+import { writeOut } from '../tsl-support.js';
+import { parse } from '../../api/parse.js';
 import { ExitCode } from '../exit-codes.js';
 
 export async function run(args: Record<string, unknown>): Promise<number> {
-  const { file, text } = readTslFile(args);
-  const ast = parseTsl(file, text);
+  const file = String(args.file);
+  const parsed = await parse(file);
+  if (!parsed.ast) throw new UserError(parsed.errors);
+  const ast = parsed.ast;
   const keepLocations = Boolean(args.locations);
   const replacer = (key: string, value: unknown) => {
     if (key === 'paren') return undefined;
-    if (!keepLocations && (key === 'loc' || key === 'fnLoc' || key === 'targetLoc' || key === 'pathLoc')) return undefined;
+    if (!keepLocations && (key === 'loc' || key === 'fnLoc' || key === 'targetLoc' || key === 'pathLoc' || key === 'headerLoc')) return undefined;
     if (keepLocations && value && typeof value === 'object' && 'endOffset' in value) {
       const loc = value as Loc;
       return { line: loc.line, col: loc.col };

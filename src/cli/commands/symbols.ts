@@ -2,7 +2,7 @@
  * `tslc symbols <file>`: the symbol table, like tsltools' `tslsym` — which names are inputs,
  * cells and outputs, and which are predicates and functions with their arities.
  */
-import { printWarnings, importOptions, readTslFile, writeOut } from '../../tsl/cli-support.js';
+import { printWarnings, importOptions, readTslFile, writeOut } from '../tsl-support.js';
 import type { SymbolInfo } from '../../tsl/check.js';
 import { tslSymbols } from '../../tsl/index.js';
 import { diagnosticsToJson } from '../io.js';

@@ -1,17 +1,17 @@
 /**
  * `tslc synth <file> --format hoa|dot|mermaid|json`: synthesize and print a verified controller.
  * An unrealizable spec prints a note (and with `--format json` the counterstrategy) and exits 1.
- * `--synthesizer ltlsynt|strix|auto` goes through src/external (imported only then), whose
- * controllers are independently verified before they are printed.
+ * The work is the library's `synthesize` (src/api/synthesize.ts), which also runs
+ * `--synthesizer ltlsynt|strix|auto` through src/external, whose controllers are independently
+ * verified before they are printed.
  */
 import { writeFileSync } from 'node:fs';
 import { UserError } from '../../diagnostics/diagnostic.js';
-import { FrontEndTimeout, loadGame, loadLtlGame } from '../../frontend/load.js';
-import { InternalSynthesisError, synthesize } from '../../synthesis/index.js';
-import { controllerToHoa, controllerToJson, counterstrategyToJson } from '../../synthesis/print.js';
-import { buildDiagram, toDot, toMermaid } from '../../explain/diagram.js';
-import type { GameSpec } from '../../game/spec.js';
-import type { MealyMachine } from '../../game/mealy.js';
+import { printController, synthesize, type ControllerFormat } from '../../api/synthesize.js';
+import type { SynthesizerName } from '../../api/inputs.js';
+import { InternalSynthesisError } from '../../synthesis/index.js';
+import { counterstrategyToJson } from '../../synthesis/print.js';
+import { theoryOption } from '../../frontend/load.js';
 import { ExitCode } from '../exit-codes.js';
 import { importRootArg, renderDiagnostics } from '../io.js';
 
@@ -25,38 +25,20 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   const timeoutSeconds = Number(args.timeout ?? 60);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
     throw new UserError({ severity: 'error', message: `--timeout expects a positive number of seconds`, code: 'usage' });
-  const deadlineAt = performance.now() + timeoutSeconds * 1000;
   const file = args.file === undefined ? undefined : String(args.file);
-  let spec;
-  if (args.ltl !== undefined) spec = await loadLtlGame(String(args.ltl), list(args.ins), list(args.outs));
-  else if (file) {
-    const params = list(args.param);
-    const { parseParamAssignments } = await import('../../tlsf/index.js');
-    try {
-      spec = await loadGame(file, {
-        params: params.length > 0 ? parseParamAssignments(params) : undefined,
-        importRoot: importRootArg(args),
-        onWarning: (d) => process.stderr.write(renderDiagnostics([d]) + '\n'),
-        deadline: deadlineAt,
-      });
-    } catch (err) {
-      if (!(err instanceof FrontEndTimeout)) throw err;
-      process.stderr.write(`${file}: unknown (timeout) after ${timeoutSeconds.toFixed(2)} s\n`);
-      return ExitCode.unknown;
-    }
-  } else throw new UserError({ severity: 'error', message: 'name a spec file, or give --ltl with --ins/--outs', code: 'usage' });
-
-  const emit = (text: string) => {
-    if (args.output) writeFileSync(String(args.output), text);
-    else process.stdout.write(text);
-  };
-  if (args.synthesizer !== undefined && args.synthesizer !== 'builtin') return synthesizeExternally(spec, args, format, timeoutSeconds, emit);
-
+  if (args.ltl === undefined && !file) throw new UserError({ severity: 'error', message: 'name a spec file, or give --ltl with --ins/--outs', code: 'usage' });
+  const params = list(args.param);
+  const input = args.ltl !== undefined ? { ltl: String(args.ltl), ins: list(args.ins), outs: list(args.outs) } : file!;
+  const external = args.synthesizer !== undefined && args.synthesizer !== 'builtin';
   let result;
   try {
-    result = synthesize(spec, {
-      // Whatever loading the spec took comes out of the same budget.
-      timeoutMs: Math.max(1, deadlineAt - performance.now()),
+    result = await synthesize(input, {
+      timeout: timeoutSeconds,
+      importRoot: importRootArg(args),
+      theory: theoryOption(args.theory),
+      params: params.length > 0 ? (await import('../../tlsf/index.js')).parseParamAssignments(params) : undefined,
+      synthesizer: external ? (String(args.synthesizer) as SynthesizerName) : undefined,
+      toolTimeout: typeof args['tool-timeout'] === 'number' ? args['tool-timeout'] : undefined,
       onProgress: args.verbose ? (m) => process.stderr.write(`${m}\n`) : undefined,
     });
   } catch (err) {
@@ -66,52 +48,29 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     }
     throw err;
   }
-  if (result.verdict === 'unknown') {
-    process.stderr.write(`${spec.name}: unknown (${result.reason}) after ${result.seconds.toFixed(2)} s\n`);
-    return ExitCode.unknown;
-  }
-  if (result.verdict === 'unrealizable') {
-    process.stderr.write(`${spec.name}: unrealizable (${result.seconds.toFixed(2)} s)\n`);
-    if (format === 'json') emit(counterstrategyToJson(result.counterstrategy, spec.name));
-    return ExitCode.failure;
-  }
-  const m = result.controller;
-  emit(printController(m, spec, format));
-  process.stderr.write(`${spec.name}: realizable, ${m.stateCount} state${m.stateCount === 1 ? '' : 's'} (${result.seconds.toFixed(2)} s)\n`);
-  return ExitCode.ok;
-}
-
-/** One printer per format; the diagrams merge parallel edges and speak in the spec's terms. */
-function printController(m: MealyMachine, spec: GameSpec, format: string): string {
-  if (format === 'hoa') return controllerToHoa(m, spec.name);
-  if (format === 'dot') return toDot(buildDiagram(m, spec));
-  if (format === 'mermaid') return toMermaid(buildDiagram(m, spec));
-  return controllerToJson(m, spec.name);
-}
-
-async function synthesizeExternally(
-  spec: GameSpec,
-  args: Record<string, unknown>,
-  format: string,
-  timeoutSeconds: number,
-  emit: (text: string) => void,
-): Promise<number> {
-  const { solve, synthesizerFromArgs } = await import('../../external/index.js');
-  const { builtinBackend } = await import('../../external/builtin.js');
-  const { synthesizer, timeoutMs } = synthesizerFromArgs(args);
-  const r = await solve(spec, { synthesizer, mode: 'synthesis', builtin: builtinBackend(spec, 'synthesis', { timeoutMs: timeoutSeconds * 1000 }), timeoutMs });
-  if (r.diagnostics.length > 0) process.stderr.write(renderDiagnostics([...r.diagnostics]) + '\n');
-  const seconds = (r.timeMs / 1000).toFixed(2);
-  if (r.status === 'realizable' && r.machine) {
-    // solve() only returns external controllers that passed the independent check.
-    emit(printController(r.machine, spec, format));
-    process.stderr.write(`${spec.name}: realizable, ${r.machine.stateCount} state${r.machine.stateCount === 1 ? '' : 's'} (${seconds} s, ${r.backend})\n`);
+  if (result.warnings.length > 0) process.stderr.write(renderDiagnostics(result.warnings) + '\n');
+  if (result.verdict === 'error' && result.spec === undefined) throw new UserError(result.errors);
+  if (result.errors.length > 0) process.stderr.write(renderDiagnostics(result.errors) + '\n');
+  // A spec the front end could not finish expanding in time has no name of its own yet.
+  const name = result.spec?.name ?? String(file ?? '<formula>');
+  const emit = (text: string) => {
+    if (args.output) writeFileSync(String(args.output), text);
+    else process.stdout.write(text);
+  };
+  const seconds = result.seconds.toFixed(2);
+  const by = external ? `, ${result.backend}` : '';
+  if (result.verdict === 'realizable') {
+    const m = result.controller;
+    emit(await printController(m, result.spec, format as ControllerFormat));
+    process.stderr.write(`${name}: realizable, ${m.stateCount} state${m.stateCount === 1 ? '' : 's'} (${seconds} s${by})\n`);
     return ExitCode.ok;
   }
-  if (r.status === 'realizable') {
-    process.stderr.write(`${spec.name}: ${r.backend} answered realizable without a controller\n`);
-    return ExitCode.unknown;
+  if (result.verdict === 'unrealizable') {
+    process.stderr.write(`${name}: unrealizable (${seconds} s${by})\n`);
+    if (format === 'json' && result.counterstrategy) emit(counterstrategyToJson(result.counterstrategy, name));
+    return result.exitCode;
   }
-  process.stderr.write(`${spec.name}: ${r.status} (${seconds} s, ${r.backend})\n`);
-  return r.exitCode;
+  if (result.verdict === 'unknown') process.stderr.write(`${name}: unknown (${result.reason}) after ${seconds} s${by}\n`);
+  else process.stderr.write(`${name}: error (${seconds} s${by})\n`);
+  return result.exitCode;
 }

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { writeTlsf } from '../../tlsf/write.js';
-import { printWarnings, importOptions, readTslFile, writeOut } from '../../tsl/cli-support.js';
+import { printWarnings, importOptions, readTslFile, writeOut } from '../tsl-support.js';
 import { loadTslGame } from '../../tsl/index.js';
 import { ExitCode } from '../exit-codes.js';
 

@@ -2,7 +2,7 @@
  * What the TSL commands (`tslc parse|fmt|symbols|tlsf|ltl`) share: reading the file so that
  * diagnostics can show source lines (imports included), and printing warnings.
  */
-import { importRootArg, readUserFile, registerSource, renderDiagnostics } from '../cli/io.js';
+import { importRootArg, readUserFile, registerSource, renderDiagnostics } from './io.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
 export function readTslFile(args: Record<string, unknown>): { file: string; text: string } {

@@ -5,9 +5,9 @@
 import { atomOffsets, lineCol } from '../../runtime/ltl/parse.js';
 import { error, type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import type { GameSpec } from '../game/spec.js';
-import { atoms } from './formula.js';
-import { fromSyntax } from './from-syntax.js';
-import { parseSyntax } from './parse.js';
+import { atoms } from '../ltl/formula.js';
+import { fromSyntax } from '../ltl/from-syntax.js';
+import { parseSyntax } from '../ltl/parse.js';
 
 export interface LtlGameOptions {
   readonly name?: string;

@@ -5,9 +5,9 @@
  * (Somenzi–Bloem style rules: sound, incomplete, never expensive). Propositional implication is
  * decided exactly with a BDD. Output is in negation normal form.
  */
-import { BDD_FALSE, BDD_TRUE, BddManager } from '../automata/bdd.js';
-import { type Formula, and, children, F, FALSE, G, isPropositional, mapFormula, M, not, or, R, TRUE, U, W, X } from './formula.js';
-import { toNnf } from './nnf.js';
+import { BDD_FALSE, BDD_TRUE, BddManager } from './bdd.js';
+import { type Formula, and, children, F, FALSE, G, isPropositional, mapFormula, M, not, or, R, TRUE, U, W, X } from '../ltl/formula.js';
+import { toNnf } from '../ltl/nnf.js';
 
 const PAIR = 2 ** 26;
 const impliesMemo = new Map<number, boolean>();

@@ -5,7 +5,7 @@
  * Hash-consed constructors keep progressed formulas small and make them comparable by identity,
  * which loop detection relies on.
  */
-import { and, F, FALSE, type Formula, G, iff, implies, M, not, or, R, TRUE, U, W } from '../ltl/formula.js';
+import { and, F, FALSE, type Formula, G, iff, implies, M, not, or, R, TRUE, U, W } from './formula.js';
 
 export type Letter = (name: string) => boolean;
 

@@ -1,7 +1,7 @@
 /** The external half of `tslc check` (--synthesizer / --cross-check), in process, with fake tools. */
 import { afterEach, describe, expect, test } from 'vitest';
-import { runExternalCheck, wantsExternalCheck } from '../../src/external/check-cli.js';
-import { printingTool, tempDir } from './fake-tools.js';
+import { runExternalCheck, wantsExternalCheck } from '../../src/cli/commands/check-external.js';
+import { printingTool, tempDir } from '../external/fake-tools.js';
 import { corpusPath } from '../support/corpus.js';
 
 const BUTTON = corpusPath('ltlsynt-hoa', 'Button.tlsf');
