@@ -10,7 +10,6 @@ import type { AuditMissingPolicy, AuditReport, RunOutcome } from '../audit/audit
 import type { LogFormat, LogSource } from '../audit/logs.js';
 import type { ModelLabels } from '../audit/llm-labels.js';
 import type { AuditRule } from '../audit/rules.js';
-import { isLlmError } from '../../runtime/llm/errors.js';
 import type { LabelRules } from '../../runtime/monitor/label.js';
 import { type Diagnostic, error, UserError } from '../diagnostics/diagnostic.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
@@ -93,6 +92,7 @@ async function auditOrThrow(log: string | AsyncIterable<Buffer | string>, option
   const { combineRules, parseLabelsFile, parseRules } = await import('../audit/rules.js');
   const { LabelRuleError } = await import('../../runtime/monitor/label.js');
   const { MonitorLimitError } = await import('../../runtime/monitor/progression.js');
+  const { isLlmError } = await import('../../runtime/llm/errors.js');
   const ruleSources: readonly SpecSource[] = Array.isArray(options.rules) ? options.rules : [options.rules as SpecSource];
   if (ruleSources.length === 0) throw new UserError(error('name at least one rules file', undefined, 'usage'));
   const read = (s: SpecSource): string => textOf(s) ?? readUserFile(pathOf(s));
@@ -184,6 +184,7 @@ async function labelModel(
     return undefined;
   }
   const { propositionsOf } = await import('../audit/fields.js');
+  const { isLlmError } = await import('../../runtime/llm/errors.js');
   const { modelLabels } = await import('../audit/llm-labels.js');
   const used = new Set(properties.flatMap((p) => [...propositionsOf(p.formula)]));
   const asked = Object.keys(prompts).filter((p) => used.has(p));

@@ -109,7 +109,7 @@ describe.skipIf(!built || !hasBash)('`-` is standard input for every command tha
     const log = shell('tslc audit - --spec rules.ltl < log.jsonl');
     expect([log.code, log.stdout], log.stderr).toEqual([1, expect.stringMatching(/^<stdin>: 2 events/)]);
     const rules = shell('tslc audit log.jsonl --spec - < rules.ltl');
-    expect([rules.code, rules.stdout], rules.stderr).toEqual([1, expect.stringMatching(/p\s+1\s+1 /)]);
+    expect([rules.code, rules.stdout], rules.stderr).toEqual([1, expect.stringMatching(/p\s+safety\s+1\s+1 /)]);
     const both = shell('tslc audit - --spec - < rules.ltl');
     expect([both.code, both.stderr]).toEqual([2, expect.stringContaining('standard input (-) can be given only once')]);
   });

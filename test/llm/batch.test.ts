@@ -201,3 +201,12 @@ describe('the simulated model answers batch requests', () => {
     expect((await llmPredicateBatcher(lossy, CYOA_PREDICATES)(requests.map((r) => ({ ...r, args: [p2] })))).size).toBe(0);
   });
 });
+
+describe('model strings', () => {
+  it('sim:<seed>?batchOmit=…&batchMalformed=… set the simulated batch error rates', async () => {
+    const { parseModelSpec, createModel } = await import('../../runtime/llm/config.js');
+    expect(parseModelSpec('sim:4?batchOmit=0.05&batchMalformed=0.1')).toEqual({ kind: 'sim', seed: 4, batchOmitRate: 0.05, batchMalformedRate: 0.1 });
+    const sim = createModel('sim:4?batchMalformed=1') as ReturnType<typeof simulatedModel>;
+    expect(sim.options.batchMalformedRate).toBe(1);
+  });
+});
