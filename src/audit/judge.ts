@@ -10,6 +10,7 @@
  * with that kind on any action of the run. A judge reply with no readable action line counts as no
  * findings (and is counted as unreadable): the baseline's failures are its own, never the monitor's.
  */
+import { isLlmError, type LlmError } from '../../runtime/llm/errors.js';
 import type { Model } from '../../runtime/llm/model.js';
 import { createModel, parseModelSpec } from '../../runtime/llm/config.js';
 import { type ReliableModel, withReliability } from '../../runtime/llm/reliable.js';
@@ -20,6 +21,9 @@ import { type JudgeRule, judgePrompt, parseJudgeAnswer, renderAction } from '../
 import type { EndSemantics } from '../../runtime/monitor/progression.js';
 import { type JudgeTruth, simulatedJudgeModel } from '../../runtime/monitor/sim-judge.js';
 import { auditLog, type AuditMissingPolicy, type RunOutcome } from './audit.js';
+import { propositionsOf } from './fields.js';
+import { modelLabels } from './llm-labels.js';
+import { error, UserError } from '../diagnostics/diagnostic.js';
 import type { LogItem } from './logs.js';
 import type { AuditRule } from './rules.js';
 
@@ -46,6 +50,21 @@ export interface JudgeHarnessOptions {
   readonly maxCalls?: number;
   /** Fields not shown to the judge (default: the group-by field and `step`). */
   readonly hide?: readonly string[];
+  /**
+   * Also score TRAC_R with model labels (the paper's third approach): the propositions with a
+   * prompt are labelled by this model (`sim?evaluatorError=p` flips each label with probability p),
+   * and the monitor's verdicts on those labels are scored against the rule-based ground truth.
+   */
+  readonly labelModel?: string;
+  /** Maximum labelling requests (one per event; default 1000). */
+  readonly labelBudget?: number;
+}
+
+/** One approach's scores: per property, over all, and per kind. */
+export interface ApproachScores {
+  readonly rows: readonly F1Row[];
+  readonly total: F1Row;
+  readonly byKind: { readonly violation: F1Row; readonly satisfaction: F1Row };
 }
 
 /** Precision, recall and F1 of one property (or of all, in `total`). */
@@ -79,6 +98,38 @@ export interface JudgeReport {
   readonly total: F1Row;
   /** All properties, violations only and satisfactions only. */
   readonly byKind: { readonly violation: F1Row; readonly satisfaction: F1Row };
+  /** With `labelModel`: TRAC_R on the model's labels, scored the same way. */
+  readonly monitorWithModelLabels?: ApproachScores & { readonly labelModel: string; readonly simulated: boolean; readonly requests: number };
+}
+
+type Kind = 'violation' | 'satisfaction';
+type Cell = { tp: number; fp: number; fn: number };
+
+/** Counts true/false positives and misses per property and per kind. */
+class Scorer {
+  private readonly counts: Cell[];
+  private readonly kinds: Record<Kind, Cell> = { violation: { tp: 0, fp: 0, fn: 0 }, satisfaction: { tp: 0, fp: 0, fn: 0 } };
+  constructor(private readonly names: readonly string[]) {
+    this.counts = names.map(() => ({ tp: 0, fp: 0, fn: 0 }));
+  }
+  add(property: number, kind: Kind, inTruth: boolean, found: boolean): void {
+    const cell = inTruth && found ? 'tp' : found ? 'fp' : inTruth ? 'fn' : undefined;
+    if (cell === undefined) return;
+    this.counts[property][cell]++;
+    this.kinds[kind][cell]++;
+  }
+  scores(): ApproachScores {
+    const sum = (k: keyof Cell) => this.counts.reduce((s, c) => s + c[k], 0);
+    const { violation, satisfaction } = this.kinds;
+    return {
+      rows: this.names.map((name, i) => f1Row(name, this.counts[i].tp, this.counts[i].fp, this.counts[i].fn)),
+      total: f1Row('(all properties)', sum('tp'), sum('fp'), sum('fn')),
+      byKind: {
+        violation: f1Row('(violations only)', violation.tp, violation.fp, violation.fn),
+        satisfaction: f1Row('(satisfactions only)', satisfaction.tp, satisfaction.fp, satisfaction.fn),
+      },
+    };
+  }
 }
 
 /** Precision TP/(TP+FP), recall TP/(TP+FN), F1 their harmonic mean; null where a ratio is 0/0. */
@@ -185,8 +236,7 @@ export async function judgeAgainstMonitor(input: AsyncIterable<LogItem> | Iterab
   const model: ReliableModel = withReliability(inner, { budget, timeoutMs: 120_000 });
 
   const names = options.properties.map((p) => p.name);
-  const counts = names.map(() => ({ tp: 0, fp: 0, fn: 0 }));
-  const kinds = { violation: { tp: 0, fp: 0, fn: 0 }, satisfaction: { tp: 0, fp: 0, fn: 0 } };
+  const scorer = new Scorer(names);
   let unreadable = 0;
   for (const run of runs) {
     const actions = actionsOf(run);
@@ -197,18 +247,11 @@ export async function judgeAgainstMonitor(input: AsyncIterable<LogItem> | Iterab
     const truth = monitorTruth(run.outcome);
     names.forEach((name, i) => {
       const t = truth.get(name) ?? {};
-      for (const kind of ['violation', 'satisfaction'] as const) {
-        const inMonitor = (kind === 'violation' ? t.violatedAt : t.satisfiedAt) !== undefined;
-        const inJudge = judged.has(`${i}:${kind}`);
-        const cell = inMonitor && inJudge ? 'tp' : inJudge ? 'fp' : inMonitor ? 'fn' : undefined;
-        if (cell === undefined) continue;
-        counts[i][cell]++;
-        kinds[kind][cell]++;
-      }
+      scorer.add(i, 'violation', t.violatedAt !== undefined, judged.has(`${i}:violation`));
+      scorer.add(i, 'satisfaction', t.satisfiedAt !== undefined, judged.has(`${i}:satisfaction`));
     });
   }
-  const rows = names.map((name, i) => f1Row(name, counts[i].tp, counts[i].fp, counts[i].fn));
-  const sum = (k: 'tp' | 'fp' | 'fn') => counts.reduce((s, c) => s + c[k], 0);
+  const labelled = options.labelModel === undefined ? undefined : await scoreModelLabels(items, audit.runs, options, semantics);
   return {
     model: inner.id,
     simulated: inner.simulated,
@@ -217,16 +260,76 @@ export async function judgeAgainstMonitor(input: AsyncIterable<LogItem> | Iterab
     unreadable,
     calls: model.usage.total().calls,
     semantics,
-    rows,
-    total: f1Row('(all properties)', sum('tp'), sum('fp'), sum('fn')),
-    byKind: {
-      violation: f1Row('(violations only)', kinds.violation.tp, kinds.violation.fp, kinds.violation.fn),
-      satisfaction: f1Row('(satisfactions only)', kinds.satisfaction.tp, kinds.satisfaction.fp, kinds.satisfaction.fn),
-    },
+    ...scorer.scores(),
+    ...(labelled ? { monitorWithModelLabels: labelled } : {}),
   };
 }
 
+/** A failure of the label model, said to be one (the judge model fails with plain `LlmError`s). */
+export class LabelModelError extends Error {
+  constructor(override readonly cause: LlmError) {
+    super(cause.message);
+    this.name = 'LabelModelError';
+  }
+}
+
+function labelling(err: unknown): unknown {
+  return isLlmError(err) ? new LabelModelError(err) : err;
+}
+
+/** TRAC_R on model labels (paper 002's "TRAC_R + LLM labeling"), scored against the rule-based verdicts. */
+async function scoreModelLabels(
+  items: readonly LogItem[],
+  truthRuns: readonly RunOutcome[],
+  options: JudgeHarnessOptions,
+  semantics: EndSemantics,
+): Promise<NonNullable<JudgeReport['monitorWithModelLabels']>> {
+  const used = new Set(options.properties.flatMap((p) => [...propositionsOf(p.formula)]));
+  const prompts = options.prompts ?? {};
+  if (!Object.keys(prompts).some((p) => used.has(p))) {
+    throw new UserError(error('--label-model needs "prompts" in the labels file for the propositions the rules use', undefined, 'usage'));
+  }
+  let models: ReturnType<typeof modelLabels>;
+  try {
+    models = modelLabels({
+    model: options.labelModel as string,
+    prompts,
+    used,
+    ...(options.labels ? { rules: options.labels } : {}),
+    ...(options.labelBudget !== undefined ? { maxCalls: options.labelBudget } : {}),
+    });
+  } catch (err) {
+    throw labelling(err);
+  }
+  const audit = await auditLog(items, {
+    properties: options.properties,
+    ...(options.labels ? { labels: options.labels } : {}),
+    ...(options.groupBy !== undefined ? { groupBy: options.groupBy } : {}),
+    missing: options.missing ?? 'check',
+    semantics,
+    recovery: true,
+    delegate: models,
+  }).catch((err: unknown) => {
+    throw labelling(err);
+  });
+  const found = new Map(audit.runs.map((r) => [r.run, monitorTruth(r)]));
+  const names = options.properties.map((p) => p.name);
+  const scorer = new Scorer(names);
+  for (const run of truthRuns) {
+    const truth = monitorTruth(run);
+    const mine = found.get(run.run);
+    names.forEach((name, i) => {
+      const t = truth.get(name) ?? {};
+      const f = mine?.get(name) ?? {};
+      scorer.add(i, 'violation', t.violatedAt !== undefined, f.violatedAt !== undefined);
+      scorer.add(i, 'satisfaction', t.satisfiedAt !== undefined, f.satisfiedAt !== undefined);
+    });
+  }
+  return { ...scorer.scores(), labelModel: models.model.id, simulated: models.model.simulated, requests: models.model.usage.total().calls };
+}
+
 const ratio = (x: number | null) => (x === null ? '–' : x.toFixed(2));
+const row = (r: F1Row) => `| ${r.property} | ${r.monitor} | ${r.judge} | ${r.tp} | ${r.fp} | ${r.fn} | ${ratio(r.precision)} | ${ratio(r.recall)} | ${ratio(r.f1)} |`;
 
 /** The report as a table in the shape of the paper's Table 2 (per property rather than per environment). */
 export function renderJudgeReport(report: JudgeReport): string {
@@ -237,9 +340,20 @@ export function renderJudgeReport(report: JudgeReport): string {
     '',
     '| property | monitor | judge | TP | FP | FN | precision | recall | F1 |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...[...report.rows, report.total, report.byKind.violation, report.byKind.satisfaction].map((r) => `| ${r.property} | ${r.monitor} | ${r.judge} | ${r.tp} | ${r.fp} | ${r.fn} | ${ratio(r.precision)} | ${ratio(r.recall)} | ${ratio(r.f1)} |`),
+    ...[...report.rows, report.total, report.byKind.violation, report.byKind.satisfaction].map(row),
     '',
     'An instance is a (run, property, violated|satisfied) pair; "monitor" and "judge" count the instances each found.',
   ];
+  const m = report.monitorWithModelLabels;
+  if (m) {
+    lines.push(
+      '',
+      `TRAC_R monitor on model labels (label model ${m.labelModel}${m.simulated ? ', SIMULATED' : ''}, ${m.requests} request(s)) vs. the same ground truth:`,
+      '',
+      '| property | ground truth | monitor on model labels | TP | FP | FN | precision | recall | F1 |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      ...[...m.rows, m.total, m.byKind.violation, m.byKind.satisfaction].map(row),
+    );
+  }
   return lines.join('\n');
 }

@@ -141,6 +141,16 @@ describe('judgeAgainstMonitor', () => {
     expect(report.byKind.satisfaction).toMatchObject({ tp: 0, recall: 0, precision: null });
   });
 
+  it('with labelModel, also scores TRAC_R on model labels: perfect labels give F1 = 1, noisy labels less', async () => {
+    const exact = await judgeAgainstMonitor(items, { ...base, model: 'sim', labelModel: 'sim' });
+    expect(exact.monitorWithModelLabels).toMatchObject({ labelModel: 'sim:label#0', simulated: true, requests: items.length, total: { f1: 1 } });
+    const noisy = await judgeAgainstMonitor(items, { ...base, model: 'sim', labelModel: 'sim:4?evaluatorError=0.05' });
+    expect(noisy.monitorWithModelLabels?.total.f1).toBeLessThan(1);
+    expect(noisy.monitorWithModelLabels?.total.monitor).toBe(exact.total.monitor);
+    // The judge's scores do not depend on the labeller.
+    expect(noisy.total).toEqual(exact.total);
+  });
+
   it('unreadable judge replies count as unreadable and as no findings', async () => {
     const judge = scripted(() => 'The log looks fine to me.');
     const report = await judgeAgainstMonitor(items, { ...base, model: judge });
@@ -186,6 +196,15 @@ describe('tslc judge', () => {
     expect(await run({ ...args, 'judge-model': 'sim', json: true })).toBe(0);
     const report = JSON.parse(out) as { runs: number; simulated: boolean; total: { f1: number } };
     expect(report).toMatchObject({ runs: 30, simulated: true, total: { f1: 1 } });
+  });
+
+  it('--label-model adds the TRAC_R + model labels table; its failures name --label-model', async () => {
+    expect(await run({ ...args, 'label-model': 'sim:1?evaluatorError=0.02' })).toBe(0);
+    expect(out).toMatch(/TRAC_R monitor on model labels \(label model sim:label#1, SIMULATED, 600 request\(s\)\)/);
+    expect(await run({ ...args, 'label-model': 'sim', 'label-budget': 3 })).toBe(3);
+    expect(err).toMatch(/--label-model: LLM call budget of 3 calls is used up; the harness did not finish/);
+    await expect(run({ ...args, 'label-model': 'gpt4' })).rejects.toThrow(/--label-model: invalid model "gpt4"/);
+    await expect(run({ ...args, 'label-budget': 3 })).rejects.toThrow(/--label-budget needs --label-model/);
   });
 
   it('an exhausted budget is exit 3 with a message; a bad budget or model is an input error', async () => {

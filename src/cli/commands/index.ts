@@ -148,6 +148,8 @@ export const commands: readonly CommandSpec[] = [
         .option('labels', { type: 'string', describe: 'labels.json: the rule-based labels of the monitor (the ground truth); its "prompts" become the judge\'s glossary' })
         .option('judge-model', { type: 'string', default: 'sim', describe: 'the judge: sim (simulated; sim:<seed>?evaluatorError=p gets each decision wrong with probability p), openai:<model>, openai-compatible:<url>#<model>' })
         .option('judge-budget', { type: 'number', describe: 'at most this many judge requests, one per run (default 500); past it the harness stops with exit 3' })
+        .option('label-model', { type: 'string', describe: 'also score the TRAC_R monitor on labels from this model (propositions with a prompt in the labels file; sim:<seed>?evaluatorError=p flips each label with probability p)' })
+        .option('label-budget', { type: 'number', describe: 'at most this many labelling requests, one per event (default 1000)' })
         .option('group-by', { type: 'string', describe: 'field that names the run an event belongs to' })
         .option('semantics', { choices: ['ltl3', 'ltlf'], default: 'ltl3', describe: 'end of log: LTL3 (pending stays pending) or LTLf' })
         .option('format', { choices: ['jsonl', 'csv'], describe: 'log format (default: from the file extension)' })

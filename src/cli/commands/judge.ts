@@ -5,7 +5,7 @@
  * (budget, provider failure). `--judge-model sim` is the simulated judge and says so in every output.
  */
 import { FieldCheckError, MalformedLineError } from '../../audit/audit.js';
-import { judgeAgainstMonitor, renderJudgeReport, ruleCommentDescriptions, type JudgeReport } from '../../audit/judge.js';
+import { judgeAgainstMonitor, LabelModelError, renderJudgeReport, ruleCommentDescriptions, type JudgeReport } from '../../audit/judge.js';
 import { formatOf, readLog, type LogFormat } from '../../audit/logs.js';
 import { combineRules, parseLabelsFile, parseRules } from '../../audit/rules.js';
 import { UserError, error } from '../../diagnostics/diagnostic.js';
@@ -32,6 +32,13 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   if (maxCalls !== undefined && !(Number.isInteger(maxCalls) && maxCalls >= 1)) {
     throw new UserError(error(`--judge-budget must be a positive whole number, not '${String(budgetArg)}'`, undefined, 'usage'));
   }
+  const labelBudgetArg = args['label-budget'];
+  const labelBudget = labelBudgetArg === undefined ? undefined : Number(labelBudgetArg);
+  if (labelBudget !== undefined && !(Number.isInteger(labelBudget) && labelBudget >= 1)) {
+    throw new UserError(error(`--label-budget must be a positive whole number, not '${String(labelBudgetArg)}'`, undefined, 'usage'));
+  }
+  const labelModel = typeof args['label-model'] === 'string' ? args['label-model'] : undefined;
+  if (labelBudget !== undefined && labelModel === undefined) throw new UserError(error('--label-budget needs --label-model', undefined, 'usage'));
   // Read up front so a missing file is an input error, not a failure half-way.
   const text = readUserFile(logPath);
   const format: LogFormat = args.format === 'csv' || args.format === 'jsonl' ? args.format : formatOf(logPath);
@@ -51,11 +58,20 @@ export async function run(args: Record<string, unknown>): Promise<number> {
       missing: labelCfg.missing ?? rules.missing ?? 'check',
       model,
       ...(maxCalls !== undefined ? { maxCalls } : {}),
+      ...(labelModel !== undefined ? { labelModel } : {}),
+      ...(labelBudget !== undefined ? { labelBudget } : {}),
     });
   } catch (err) {
+    const labelErr = err instanceof LabelModelError ? err.cause : undefined;
+    if (labelErr) {
+      if (labelErr.kind === 'config') throw new UserError(error(`--label-model: ${labelErr.message}`, undefined, 'config'));
+      process.stderr.write(renderDiagnostics([error(`--label-model: ${labelErr.message}; the harness did not finish`, undefined, 'label-model')]) + '\n');
+      return ExitCode.unknown;
+    }
     if (isLlmError(err)) {
-      if (err.kind === 'config') throw new UserError(error(`--judge-model: ${err.message}`, undefined, 'config'));
-      process.stderr.write(renderDiagnostics([error(`--judge-model: ${err.message}; the harness did not finish`, undefined, 'judge-model')]) + '\n');
+      const flag = '--judge-model';
+      if (err.kind === 'config') throw new UserError(error(`${flag}: ${err.message}`, undefined, 'config'));
+      process.stderr.write(renderDiagnostics([error(`${flag}: ${err.message}; the harness did not finish`, undefined, 'judge-model')]) + '\n');
       return ExitCode.unknown;
     }
     if (err instanceof MalformedLineError) throw new UserError(error(`malformed line: ${err.reason}`, { file: logPath, line: err.line, col: 1 }, 'malformed'));
