@@ -45,7 +45,7 @@ export interface StepRecord {
   readonly stateAfter: number;
   /** The predicates the decision asked, in the order it asked them. */
   readonly asked: readonly PredicateAnswer[];
-  /** Predicates evaluated ahead of time in parallel mode that the decision turned out not to need. */
+  /** Predicates evaluated ahead of time (parallel mode, or answered by a batch) that the decision turned out not to need. */
   readonly speculative?: readonly PredicateAnswer[];
   /** Set when the step's predicates were asked in one batched call. */
   readonly batch?: BatchUsage;
