@@ -144,7 +144,7 @@ export const commands: readonly CommandSpec[] = [
     builder: (y) =>
       y
         .positional('log', { type: 'string', demandOption: true, describe: 'labelled log (.jsonl or .csv)' })
-        .option('spec', { type: 'string', demandOption: true, describe: 'rules: rules.ltl or rules.json (descriptions, else a reading of each formula, are what the judge is told); repeat to combine' })
+        .option('spec', { type: 'string', demandOption: true, describe: 'rules: rules.ltl or rules.json (the judge is told the description of each rule, else its "# Rule N:" comment, else a reading of its formula); repeat to combine' })
         .option('labels', { type: 'string', describe: 'labels.json: the rule-based labels of the monitor (the ground truth); its "prompts" become the judge\'s glossary' })
         .option('judge-model', { type: 'string', default: 'sim', describe: 'the judge: sim (simulated; sim:<seed>?evaluatorError=p gets each decision wrong with probability p), openai:<model>, openai-compatible:<url>#<model>' })
         .option('judge-budget', { type: 'number', describe: 'at most this many judge requests, one per run (default 500); past it the harness stops with exit 3' })
