@@ -210,3 +210,66 @@ describe('model strings', () => {
     expect(sim.options.batchMalformedRate).toBe(1);
   });
 });
+
+describe('batched and single evaluation on the adventure controller (simulated model)', () => {
+  it('take the same decisions, with at most one judge call per turn when batched', async () => {
+    const { loadTaskController } = await import('../../examples/cyoa/tasks.js');
+    const { CYOA_FUNCTIONS, CYOA_SUMMARY } = await import('../../examples/cyoa/prompts.js');
+    const { table } = await loadTaskController('adventure');
+    const play = async (batched: boolean) => {
+      const judgeCalls: number[] = [];
+      let turnCalls = 0;
+      const sim = simulatedModel({ seed: 11, hallucinationRate: 0 });
+      const counted: Model = {
+        id: sim.id,
+        simulated: true,
+        complete: async (messages, options) => {
+          const kind = messages.map((m) => parseMarker(m.content)).find((m) => m !== undefined)?.kind;
+          if (kind === 'predicate' || kind === 'batch') turnCalls++;
+          return sim.complete(messages, options);
+        },
+      };
+      const session = createLlmSession({ model: counted, seed: 11 });
+      const empty = (v: unknown) => typeof v === 'string' && v.trim() === '';
+      const impl: Record<string, (...args: unknown[]) => unknown> = {};
+      for (const [n, t] of Object.entries(CYOA_PREDICATES)) {
+        const ask = session.predicate(t);
+        impl[n] = (...args) => (empty(args[0]) ? false : ask(...args));
+      }
+      for (const [n, t] of Object.entries(CYOA_FUNCTIONS)) impl[n] = session.generator(t);
+      const batcher = llmPredicateBatcher(session, CYOA_PREDICATES);
+      const batch = async (rs: readonly BatchRequest[]) => {
+        const answers = new Map<number, boolean>(rs.filter((r) => empty(r.args[0])).map((r) => [r.index, false]));
+        const asked = rs.filter((r) => !empty(r.args[0]));
+        if (asked.length > 0) for (const [i, v] of await batcher(asked)) answers.set(i, v);
+        return answers;
+      };
+      const c = createController<Record<string, unknown>, Record<string, unknown>>({
+        table,
+        impl,
+        initialSignals: { storyPassage: '', safeCount: 0 },
+        options: batched ? { batch } : {},
+      });
+      const summarize = session.summarizer(CYOA_SUMMARY);
+      let summary = '';
+      const states: number[] = [];
+      for (let turn = 0; turn < 12; turn++) {
+        turnCalls = 0;
+        session.context.begin(turn, {});
+        const offered: Record<string, unknown> = { s: summary, safe: turn % 2 === 0, safeThreshold: Number(c.signals.safeCount) >= 3 };
+        const inputs = Object.fromEntries(table.signals.filter((x) => x.role === 'input' && x.name in offered).map((x) => [x.name, offered[x.name]]));
+        const record = await c.step(inputs);
+        judgeCalls.push(turnCalls);
+        states.push(record.stateAfter);
+        if (record.updates.some((u) => u.signal === 'storyPassage' && !u.isSelfUpdate)) summary = await summarize(summary, String(c.signals.storyPassage));
+      }
+      return { states, judgeCalls, story: summary };
+    };
+    const single = await play(false);
+    const batched = await play(true);
+    expect(batched.states).toEqual(single.states);
+    expect(batched.story).toBe(single.story);
+    expect(Math.max(...batched.judgeCalls)).toBe(1);
+    expect(single.judgeCalls.reduce((a, b) => a + b, 0)).toBeGreaterThan(batched.judgeCalls.reduce((a, b) => a + b, 0));
+  });
+});
