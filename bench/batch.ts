@@ -82,12 +82,15 @@ async function playGames(table: ControllerTable, mode: Mode, sim: SimOptions, ta
     for (const [name, template] of Object.entries(CYOA_FUNCTIONS)) impl[name] = session.generator(template);
     const summarize = session.summarizer(CYOA_SUMMARY);
     const batcher = llmPredicateBatcher(session, CYOA_PREDICATES);
-    const batch = async (requests: readonly BatchRequest[]) => {
-      const answers = new Map<number, boolean>(requests.filter((r) => isEmptyStory(r.args[0])).map((r) => [r.index, false]));
-      const asked = requests.filter((r) => !isEmptyStory(r.args[0]));
-      if (asked.length > 0) for (const [index, value] of await batcher(asked)) answers.set(index, value);
-      return answers;
-    };
+    const batch = Object.assign(
+      async (requests: readonly BatchRequest[]) => {
+        const answers = new Map<number, boolean>(requests.filter((r) => isEmptyStory(r.args[0])).map((r) => [r.index, false]));
+        const asked = requests.filter((r) => !isEmptyStory(r.args[0]));
+        if (asked.length > 0) for (const [index, value] of await batcher(asked)) answers.set(index, value);
+        return answers;
+      },
+      { names: batcher.names },
+    );
     const controller = createController<Record<string, unknown>, Record<string, unknown>>({
       table,
       impl,

@@ -59,8 +59,14 @@ export interface BatchRequest {
   readonly args: readonly unknown[];
 }
 
-/** Answers by request index; an index left out (or not a boolean) is asked singly if the walk needs it. */
-export type PredicateBatcher = (requests: readonly BatchRequest[]) => ReadonlyMap<number, boolean> | Promise<ReadonlyMap<number, boolean>>;
+/**
+ * Answers by request index; an index left out (or not a boolean) is asked singly if the walk needs
+ * it. `names`, when present, are the predicates the batcher can answer: only those are sent (the
+ * others, e.g. plain TypeScript predicates, are called as usual and never count as fallbacks).
+ */
+export type PredicateBatcher = ((requests: readonly BatchRequest[]) => ReadonlyMap<number, boolean> | Promise<ReadonlyMap<number, boolean>>) & {
+  readonly names?: ReadonlySet<string>;
+};
 
 /**
  * How the spec's names map onto the implementation object and the signals object, as
@@ -320,8 +326,14 @@ class TableController<S extends object, I extends object> implements Controller<
       };
     });
     this.statePredicates = table.states.map((s) => predicatesOf(s.decision));
-    // A nested call in an argument would run user code outside the walk, so such predicates are asked singly.
-    const batchable = (p: CompiledPredicate): boolean => p.term.kind === 'call' && p.term.args.every((a) => a.kind !== 'call');
+    // A nested call in an argument would run user code outside the walk, so such predicates are
+    // asked singly; so are the runtime's own built-ins (`gte safeCount 3`), which cost no call.
+    const names = this.options.batch?.names;
+    const batchable = (p: CompiledPredicate): boolean =>
+      p.term.kind === 'call' &&
+      p.term.args.every((a) => a.kind !== 'call') &&
+      !(isBuiltinName(p.term.fn) && p.term.impl === (builtinFunctions[p.term.fn] as UserFunction)) &&
+      (names === undefined || names.has(p.term.fn));
     this.stateBatch = this.statePredicates.map((list) => list.filter((i) => batchable(this.predicates[i])));
 
     this.values = table.signals.map((s, slot) => {

@@ -137,7 +137,7 @@ export function llmPredicateBatcher(
   const byName: ReadonlyMap<string, PredicateTemplate> =
     templates instanceof Map ? templates : new Map(Object.entries(templates as Readonly<Record<string, PredicateTemplate>>));
   const limit = resolveMaxTokens(options.maxTokens).predicate;
-  return async (requests) => {
+  const batcher = async (requests: readonly BatchRequest[]): Promise<ReadonlyMap<number, boolean>> => {
     const known = requests.filter((r) => byName.has(r.name));
     const answers = new Map<number, boolean>();
     if (known.length === 0) return answers;
@@ -157,4 +157,6 @@ export function llmPredicateBatcher(
     options.onBatch?.({ asked: questions.length, answered: answers.size, missing, text: result.text });
     return answers;
   };
+  // The controller sends only predicates with a template; the rest are called as usual.
+  return Object.assign(batcher, { names: new Set(byName.keys()) });
 }

@@ -131,6 +131,41 @@ describe('controller option batch', () => {
     expect(plain.calls).toEqual(['inCave', 'inMarket']);
   });
 
+  it('only the names the batcher declares are sent; the others are called as usual and are no fallback', async () => {
+    const { impl, calls } = counting({ inCave: false, inMarket: true, inTown: true });
+    const sent: string[][] = [];
+    const batch = Object.assign((rs: readonly BatchRequest[]) => (sent.push(rs.map((r) => r.name)), new Map(rs.map((r) => [r.index, false]))), {
+      names: new Set(['inCave', 'inMarket']),
+    });
+    const record = await createController({ table, impl, initialSignals: { out: '' }, options: { batch } }).step({ s: 'x' });
+    expect(sent).toEqual([['inCave', 'inMarket']]);
+    expect(calls).toEqual(['inTown']);
+    expect(record.batch).toEqual({ asked: 2, answered: 2, fallbacks: 0 });
+  });
+
+  it("the runtime's built-ins (`lt n 3`) are computed locally, never sent", async () => {
+    const withBuiltin: ControllerTable = {
+      ...table,
+      signals: [...table.signals, { name: 'n', role: 'input' }],
+      predicates: [
+        table.predicates[0],
+        table.predicates[1],
+        { index: 2, proposition: 'lt_n_3', fn: 'lt', args: [{ kind: 'signal', name: 'n' }, { kind: 'literal', value: 3 }], text: 'lt n 3' },
+      ],
+    };
+    const { impl } = counting({ inCave: false, inMarket: true });
+    const sent: string[][] = [];
+    const record = await createController({
+      table: withBuiltin,
+      impl,
+      initialSignals: { out: '' },
+      options: { batch: (rs) => (sent.push(rs.map((r) => r.name)), new Map(rs.map((r) => [r.index, false]))) },
+    }).step({ s: 'x', n: 1 });
+    expect(sent).toEqual([['inCave', 'inMarket']]);
+    expect(record.asked.map((a) => [a.text, a.value])).toEqual([['inCave s', false], ['lt n 3', true]]);
+    expect(record.batch?.fallbacks).toBe(0);
+  });
+
   it('a failing batch call fails the step and changes nothing', async () => {
     const { impl } = counting();
     const c = createController({ table, impl, initialSignals: { out: '' }, options: { batch: () => Promise.reject(new Error('provider down')) } });
@@ -238,12 +273,15 @@ describe('batched and single evaluation on the adventure controller (simulated m
       }
       for (const [n, t] of Object.entries(CYOA_FUNCTIONS)) impl[n] = session.generator(t);
       const batcher = llmPredicateBatcher(session, CYOA_PREDICATES);
-      const batch = async (rs: readonly BatchRequest[]) => {
-        const answers = new Map<number, boolean>(rs.filter((r) => empty(r.args[0])).map((r) => [r.index, false]));
-        const asked = rs.filter((r) => !empty(r.args[0]));
-        if (asked.length > 0) for (const [i, v] of await batcher(asked)) answers.set(i, v);
-        return answers;
-      };
+      const batch = Object.assign(
+        async (rs: readonly BatchRequest[]) => {
+          const answers = new Map<number, boolean>(rs.filter((r) => empty(r.args[0])).map((r) => [r.index, false]));
+          const asked = rs.filter((r) => !empty(r.args[0]));
+          if (asked.length > 0) for (const [i, v] of await batcher(asked)) answers.set(i, v);
+          return answers;
+        },
+        { names: batcher.names },
+      );
       const c = createController<Record<string, unknown>, Record<string, unknown>>({
         table,
         impl,
