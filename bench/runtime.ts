@@ -41,7 +41,7 @@ const IDLE_TURNS = 40;
 /** dist/bench/runtime.js → the repo root. */
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-async function loadTable(name: string): Promise<ControllerTable | undefined> {
+export async function loadTable(name: string): Promise<ControllerTable | undefined> {
   const source = join(repoRoot, 'generated', `${name}.ts`);
   if (!existsSync(source)) return undefined;
   const js = ts.transpileModule(readFileSync(source, 'utf8'), {

@@ -5,6 +5,7 @@
  * To add a section: write `bench/<area>.ts` exporting a `BenchSection` and add it to the array
  * below (one line).
  */
+import { batchSection } from './batch.js';
 import { corpusSection } from './corpus.js';
 import { mcpShieldSection } from './mcp-shield.js';
 import { monitorSection } from './monitor.js';
@@ -26,4 +27,12 @@ export interface BenchSection {
   run(ctx: BenchContext): Promise<string>;
 }
 
-export const sections: readonly BenchSection[] = [corpusSection, syntcompSection, monitorSection, runtimeSection, mcpShieldSection, theoriesSection];
+export const sections: readonly BenchSection[] = [
+  corpusSection,
+  syntcompSection,
+  monitorSection,
+  runtimeSection,
+  batchSection,
+  mcpShieldSection,
+  theoriesSection,
+];

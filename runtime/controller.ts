@@ -13,7 +13,7 @@ import { builtinFunctions, isBuiltinName, theoryFunction } from './builtins.js';
 import { explainStep, type Explanation, predicatesOf } from './decision.js';
 import type { ControllerMetadata, ControllerTable, DecisionNode, TermData } from './table.js';
 import { createTelemetry, SPAN_STATUS_ERROR, type SpanLike, type Telemetry, type TracerLike } from './telemetry.js';
-import type { ChosenUpdate, PredicateAnswer, StepRecord } from './trace.js';
+import type { BatchUsage, ChosenUpdate, PredicateAnswer, StepRecord } from './trace.js';
 import { type ControllerSnapshot, jsonValueProblem, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, SnapshotError, validateSnapshot } from './snapshot.js';
 
 export { SnapshotError, type ControllerSnapshot } from './snapshot.js';
@@ -24,6 +24,15 @@ export interface ControllerOptions {
    * functions at once. Fewer round trips of latency, possibly more predicate calls.
    */
   readonly parallel?: boolean | undefined;
+  /**
+   * Batched predicate evaluation, one judge call per turn: before walking a state's decision
+   * diagram, every predicate call the state may test (when there are two or more, each with only
+   * signals and literals as arguments) is sent to this function at once; the walk uses its answers
+   * and asks a predicate singly, the usual way, only when the batch left its answer out and the
+   * walk needs it. Off by default: one call per predicate, asked lazily. Takes precedence over
+   * `parallel` for predicates. `llmPredicateBatcher` (runtime/llm) builds one over an LLM session.
+   */
+  readonly batch?: PredicateBatcher | undefined;
   /** Extra attempts per user call after a throw, rejection or timeout (default 0). */
   readonly retries?: number | undefined;
   /** Per-attempt time limit for calls that return a promise, in milliseconds (default none). */
@@ -39,6 +48,25 @@ export interface ControllerOptions {
   /** OpenTelemetry: 'auto' (default) uses `@opentelemetry/api` if installed; or a tracer; or false. */
   readonly telemetry?: boolean | 'auto' | TracerLike | undefined;
 }
+
+/** One predicate call of a batch: its index in the table, the spec's function name, the term, the arguments. */
+export interface BatchRequest {
+  readonly index: number;
+  /** The spec's predicate name (`inCave`). */
+  readonly name: string;
+  /** The predicate term as written in the spec (`inCave s`). */
+  readonly text: string;
+  readonly args: readonly unknown[];
+}
+
+/**
+ * Answers by request index; an index left out (or not a boolean) is asked singly if the walk needs
+ * it. `names`, when present, are the predicates the batcher can answer: only those are sent (the
+ * others, e.g. plain TypeScript predicates, are called as usual and never count as fallbacks).
+ */
+export type PredicateBatcher = ((requests: readonly BatchRequest[]) => ReadonlyMap<number, boolean> | Promise<ReadonlyMap<number, boolean>>) & {
+  readonly names?: ReadonlySet<string>;
+};
 
 /**
  * How the spec's names map onto the implementation object and the signals object, as
@@ -156,6 +184,7 @@ interface Decided {
   readonly asked: PredicateAnswer[];
   readonly speculative: PredicateAnswer[] | undefined;
   readonly leaf: Extract<DecisionNode, { kind: 'leaf' }>;
+  readonly batch?: BatchUsage;
 }
 
 interface ComputedUpdate {
@@ -213,6 +242,8 @@ class TableController<S extends object, I extends object> implements Controller<
   private readonly updates: readonly CompiledUpdate[];
   /** Per state: every predicate its diagram may test, for parallel mode. */
   private readonly statePredicates: readonly (readonly number[])[];
+  /** Per state: the predicate calls a batch may ask (arguments only signals and literals). */
+  private readonly stateBatch: readonly (readonly number[])[];
   private readonly telemetry: { current: Telemetry };
   private readonly records: StepRecord[] = [];
   private values: unknown[];
@@ -295,6 +326,15 @@ class TableController<S extends object, I extends object> implements Controller<
       };
     });
     this.statePredicates = table.states.map((s) => predicatesOf(s.decision));
+    // A nested call in an argument would run user code outside the walk, so such predicates are
+    // asked singly; so are the runtime's own built-ins (`gte safeCount 3`), which cost no call.
+    const names = this.options.batch?.names;
+    const batchable = (p: CompiledPredicate): boolean =>
+      p.term.kind === 'call' &&
+      p.term.args.every((a) => a.kind !== 'call') &&
+      !(isBuiltinName(p.term.fn) && p.term.impl === (builtinFunctions[p.term.fn] as UserFunction)) &&
+      (names === undefined || names.has(p.term.fn));
+    this.stateBatch = this.statePredicates.map((list) => list.filter((i) => batchable(this.predicates[i])));
 
     this.values = table.signals.map((s, slot) => {
       const key = this.signalKeys[slot];
@@ -406,7 +446,7 @@ class TableController<S extends object, I extends object> implements Controller<
     const stateBefore = this.currentState;
     this.values = next;
     this.currentState = decided.leaf.next;
-    const record = this.makeRecord(context.step, stateBefore, decided.leaf, decided.asked, decided.speculative, updates, startedAt, t0, inputs, next);
+    const record = this.makeRecord(context.step, stateBefore, decided.leaf, decided.asked, decided.speculative, updates, startedAt, t0, inputs, next, decided.batch);
     this.steps++;
     this.running = false;
     this.remember(record);
@@ -425,6 +465,7 @@ class TableController<S extends object, I extends object> implements Controller<
 
   /** Walk the diagram, asking one predicate at a time; continues asynchronously only if an answer is a promise. */
   private decide(root: DecisionNode, values: readonly unknown[], context: StepContext): Decided | Promise<Decided> {
+    if (this.options.batch && this.stateBatch[this.currentState].length >= 2) return this.decideBatched(this.options.batch, root, values, context);
     if (this.options.parallel) return this.decideInParallel(root, values, context);
     const asked: PredicateAnswer[] = [];
     let node = root;
@@ -477,6 +518,66 @@ class TableController<S extends object, I extends object> implements Controller<
     const settled = await Promise.allSettled(rest);
     const speculative = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     return { asked, speculative, leaf: node };
+  }
+
+  /** Batch mode: one call for the state's predicates, then the walk; a missing answer is asked singly. */
+  private async decideBatched(batch: PredicateBatcher, root: DecisionNode, values: readonly unknown[], context: StepContext): Promise<Decided> {
+    const indices = this.stateBatch[this.currentState];
+    const requests: BatchRequest[] = indices.map((index) => {
+      const p = this.predicates[index];
+      const call = p.term as CompiledCall;
+      return { index, name: call.fn, text: p.text, args: call.args.map((a) => this.evaluate(a, values, p.site, context)) };
+    });
+    const started = now();
+    const answers = await this.callBatch(batch, requests, context);
+    const ms = now() - started;
+    const fromBatch = (index: number): PredicateAnswer | undefined => {
+      const value = answers.get(index);
+      if (typeof value !== 'boolean' || !indices.includes(index)) return undefined;
+      const p = this.predicates[index];
+      return { index, proposition: p.proposition, text: p.text, value, ms, batched: true };
+    };
+    const asked: PredicateAnswer[] = [];
+    let fallbacks = 0;
+    let node = root;
+    while (node.kind === 'test') {
+      let answer = fromBatch(node.predicate);
+      if (!answer) {
+        if (indices.includes(node.predicate)) fallbacks++;
+        const single = this.ask(node.predicate, values, context);
+        answer = isPromiseLike(single) ? await single : single;
+      }
+      asked.push(answer);
+      node = answer.value ? node.whenTrue : node.whenFalse;
+    }
+    const onPath = new Set(asked.map((a) => a.index));
+    const speculative = indices.filter((i) => !onPath.has(i)).flatMap((i) => fromBatch(i) ?? []);
+    const answered = indices.filter((i) => fromBatch(i) !== undefined).length;
+    return { asked, speculative, leaf: node, batch: { asked: requests.length, answered, fallbacks } };
+  }
+
+  /** The batch call with the controller's retries and timeout; a failure fails the step (nothing is guessed). */
+  private async callBatch(batch: PredicateBatcher, requests: readonly BatchRequest[], context: StepContext): Promise<ReadonlyMap<number, boolean>> {
+    const retries = Math.max(0, this.options.retries ?? 0);
+    const site = requests.map((r) => r.text).join(', ');
+    let spent = 0;
+    for (let n = 0; ; n++) {
+      try {
+        const result = batch(requests);
+        return (isPromiseLike(result) ? await withTimeout(result, this.options.timeoutMs, 'batch') : result) as ReadonlyMap<number, boolean>;
+      } catch (err) {
+        spent += attemptsIn(err);
+        if (n < retries) continue;
+        const reason = err instanceof Error ? err.message : String(err);
+        throw new StepError(
+          `step ${context.step}: batched predicate call failed for \`${site}\` after ${spent} attempt${spent === 1 ? '' : 's'}: ${reason}`,
+          { kind: 'predicate', name: '(batch)', site, attempts: spent, calls: n + 1 },
+          context.state,
+          context.step,
+          err,
+        );
+      }
+    }
   }
 
   private ask(index: number, values: readonly unknown[], context: StepContext): PredicateAnswer | Promise<PredicateAnswer> {
@@ -622,6 +723,7 @@ class TableController<S extends object, I extends object> implements Controller<
     t0: number,
     inputs: Partial<I> | undefined,
     after: readonly unknown[],
+    batch?: BatchUsage,
   ): StepRecord {
     const evaluated = new Set<number>();
     for (const a of asked) evaluated.add(a.index);
@@ -640,6 +742,7 @@ class TableController<S extends object, I extends object> implements Controller<
       -readonly [K in keyof StepRecord]: StepRecord[K];
     } = { step, stateBefore, stateAfter: leaf.next, asked, notNeeded, updates: chosen, startedAt, durationMs: now() - t0 };
     if (speculative) record.speculative = speculative;
+    if (batch) record.batch = batch;
     if (leaf.specLines) record.specLines = leaf.specLines;
     if (this.options.recordSignals) {
       record.inputs = { ...(inputs ?? {}) };

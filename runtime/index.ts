@@ -23,6 +23,8 @@ export {
   type ControllerSnapshot,
   type FailedCall,
   type ImplementationBindings,
+  type BatchRequest,
+  type PredicateBatcher,
 } from './controller.js';
 export { builtinFunctions, builtinNames, isBuiltinName, theoryFunction, theoryFunctions, type BuiltinName, type TheoryName } from './builtins.js';
 export {

@@ -12,8 +12,20 @@ export interface PredicateAnswer {
   /** The predicate term as written in the spec (`inCave storyPassage`). */
   readonly text: string;
   readonly value: boolean;
-  /** Wall time of the user's call(s), in milliseconds. */
+  /** Wall time of the user's call(s), in milliseconds (for a batched answer: the whole batch call). */
   readonly ms: number;
+  /** True when the answer came from the step's batched call (controller option `batch`). */
+  readonly batched?: true;
+}
+
+/** What a step's batched predicate call did (controller option `batch`). */
+export interface BatchUsage {
+  /** Predicate calls sent in the one batched request. */
+  readonly asked: number;
+  /** Of those, answers the batch gave. */
+  readonly answered: number;
+  /** Predicates the walk needed whose batch answer was missing, asked singly instead. */
+  readonly fallbacks: number;
 }
 
 export interface ChosenUpdate {
@@ -33,8 +45,10 @@ export interface StepRecord {
   readonly stateAfter: number;
   /** The predicates the decision asked, in the order it asked them. */
   readonly asked: readonly PredicateAnswer[];
-  /** Predicates evaluated ahead of time in parallel mode that the decision turned out not to need. */
+  /** Predicates evaluated ahead of time (parallel mode, or answered by a batch) that the decision turned out not to need. */
   readonly speculative?: readonly PredicateAnswer[];
+  /** Set when the step's predicates were asked in one batched call. */
+  readonly batch?: BatchUsage;
   /** Indices of predicates nobody evaluated this step. */
   readonly notNeeded: readonly number[];
   /** One update per updated signal, including self-updates. */

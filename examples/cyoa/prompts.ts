@@ -61,6 +61,8 @@ function locationQuestion(name: string, place: string): PredicateTemplate {
     prompt: (view) =>
       `Read this passage in an adventure story. Is the main character actively in a ${place} or not? ` +
       `Respond '0' if it is false, or '1' if it is true.\n\n${quote('passage', String(view.args[0] ?? ''))}`,
+    // Batched evaluation quotes the passage once for all questions (runtime/llm/batch.ts).
+    question: `In this passage of an adventure story, is the main character actively in a ${place}?`,
   };
 }
 

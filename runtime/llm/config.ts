@@ -1,6 +1,6 @@
 /**
  * Model selection by string, for `TSLC_MODEL` and command-line flags:
- *   sim | sim:<seed> | sim:<seed>?hallucination=0.1&evaluatorError=0.05&garbage=0&noise=0.1
+ *   sim | sim:<seed> | sim:<seed>?hallucination=0.1&evaluatorError=0.05&garbage=0&noise=0.1&batchOmit=0&batchMalformed=0
  *   openai:<model>                        key from OPENAI_API_KEY, base URL from OPENAI_BASE_URL
  *   openai-compatible:<baseURL>#<model>   key from TSLC_API_KEY (optional; Ollama needs none)
  * AI SDK models are configured in code with `fromAiSdk(model)` instead.
@@ -19,6 +19,8 @@ export type ModelSpec =
       readonly evaluatorErrorRate?: number;
       readonly garbageRate?: number;
       readonly answerNoiseRate?: number;
+      readonly batchOmitRate?: number;
+      readonly batchMalformedRate?: number;
     }
   | { readonly kind: 'openai'; readonly model: string }
   | { readonly kind: 'openai-compatible'; readonly baseURL: string; readonly model: string };
@@ -27,11 +29,13 @@ export const MODEL_SPEC_HELP =
   "expected 'sim', 'sim:<seed>', 'openai:<model>' or 'openai-compatible:<baseURL>#<model>' " +
   "(e.g. 'openai-compatible:http://localhost:11434/v1#llama3')";
 
-const SIM_PARAMETERS: Readonly<Record<string, 'hallucinationRate' | 'evaluatorErrorRate' | 'garbageRate' | 'answerNoiseRate'>> = {
+const SIM_PARAMETERS: Readonly<Record<string, 'hallucinationRate' | 'evaluatorErrorRate' | 'garbageRate' | 'answerNoiseRate' | 'batchOmitRate' | 'batchMalformedRate'>> = {
   hallucination: 'hallucinationRate',
   evaluatorError: 'evaluatorErrorRate',
   garbage: 'garbageRate',
   noise: 'answerNoiseRate',
+  batchOmit: 'batchOmitRate',
+  batchMalformed: 'batchMalformedRate',
 };
 
 function configError(text: string, problem: string): LlmError {

@@ -12,6 +12,7 @@ export * from './usage.js';
 export * from './reliable.js';
 export * from './template.js';
 export * from './terms.js';
+export { BATCH_INSTRUCTIONS, batchPrompt, llmPredicateBatcher, parseBatchAnswer, type BatchOptions, type BatchQuestion } from './batch.js';
 export * from './config.js';
 export * from './max-tokens.js';
 export { DEFAULT_MAX_RESPONSE_BYTES, openAiCompatible, parseChatCompletion, type FetchLike, type OpenAiCompatibleOptions } from './openai-compatible.js';

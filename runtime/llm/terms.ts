@@ -29,6 +29,11 @@ export interface PredicateTemplate {
   readonly system?: TemplateText;
   /** The question; should ask for `0` or `1`. */
   readonly prompt: TemplateText;
+  /**
+   * The question alone, without the text it is about (for batched evaluation, runtime/llm/batch.ts,
+   * which quotes each argument once for all questions). Without it a batch sends the whole prompt.
+   */
+  readonly question?: TemplateText;
 }
 
 export interface FunctionTemplate<T = string> {

@@ -32,6 +32,8 @@ export {
 } from './label.js';
 export { llmLabeler, llmLabelerPrompt, parseLabelAnswer, LlmLabelError, type AsyncLabeler, type LlmLabelerOptions } from './llm-label.js';
 export { simulatedLabelModel, type SimLabelOptions, type SimulatedLabelModel } from './sim-label.js';
+export { JUDGE_INSTRUCTIONS, judgePrompt, parseJudgeAnswer, renderAction, type JudgeAnswer, type JudgeFinding, type JudgeFindingKind, type JudgeRule } from './llm-judge.js';
+export { simulatedJudgeModel, judgeRequestActions, judgeRequestRules, type JudgeTruth, type SimJudgeOptions, type SimulatedJudgeModel } from './sim-judge.js';
 export {
   InterveningMonitor,
   anyViolation,

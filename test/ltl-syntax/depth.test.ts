@@ -150,7 +150,7 @@ describe('the command line at depth', () => {
     writeFileSync(okRules, `deep: ${parens('G a')}\n`);
     const ok = await runTslc('audit', log, '--spec', okRules);
     expect(ok.code, ok.stderr).toBe(1); // the log violates G a: a verdict, not a crash
-    expect(ok.stdout).toMatch(/deep\s+1\s+1/);
+    expect(ok.stdout).toMatch(/deep\s+safety\s+1\s+1/);
     const badRules = join(dir, 'bad.ltl');
     writeFileSync(badRules, `deep: ${nots}\n`);
     const bad = await runTslc('audit', log, '--spec', badRules);

@@ -39,12 +39,12 @@ describe.each(NAMES)('an atom named %s', (name) => {
     writeFileSync(repeated, `{"${name}":true,"other":1}\n{"${name}":true,"other":2}\n`);
     const res = await runTslc('audit', repeated, '--spec', rules);
     expect(res.code, res.stderr).toBe(1);
-    expect(res.stdout).toMatch(/once\s+1\s+1 /);
-    expect(res.stdout).toMatch(/never\s+1\s+1 /);
+    expect(res.stdout).toMatch(/once\s+safety\s+1\s+1 /);
+    expect(res.stdout).toMatch(/never\s+safety\s+1\s+1 /);
     const alternating = join(dir, 'alternating.jsonl');
     writeFileSync(alternating, `{"${name}":true,"other":1}\n{"${name}":false,"other":2}\n{"${name}":true,"other":3}\n`);
     const ok = await runTslc('audit', alternating, '--spec', rules);
-    expect(ok.stdout).toMatch(/once\s+1\s+0 /);
+    expect(ok.stdout).toMatch(/once\s+safety\s+1\s+0 /);
   });
 
   it('a shield rule over it blocks and allows as the rule says', () => {
@@ -80,8 +80,8 @@ describe.each(NAMES)('audit of a field named %s', (name) => {
     const log = join(dir, 'log.jsonl');
     writeFileSync(log, '{"other":1}\n{"other":2}\n');
     const res = await runTslc('audit', log, '--spec', rules, '--missing', 'false');
-    expect(res.stdout).toMatch(/never\s+1\s+0 /);
-    expect(res.stdout).toMatch(/always\s+1\s+1 /);
+    expect(res.stdout).toMatch(/never\s+safety\s+1\s+0 /);
+    expect(res.stdout).toMatch(/always\s+safety\s+1\s+1 /);
     expect(res.code, res.stderr).toBe(1);
   });
 
@@ -92,7 +92,7 @@ describe.each(NAMES)('audit of a field named %s', (name) => {
     const log = join(dir, 'log.jsonl');
     writeFileSync(log, `{"${name}":false}\n{"${name}":false}\n`);
     const res = await runTslc('audit', log, '--spec', rules);
-    expect(res.stdout).toMatch(/never\s+1\s+0 /);
+    expect(res.stdout).toMatch(/never\s+safety\s+1\s+0 /);
     expect(res.code, res.stderr).toBe(0);
   });
 });

@@ -6,7 +6,10 @@
  *    `hallucinationRate`, when the passage's hidden facts contradict it;
  *  - `predicate name=P`: answers from the hidden facts of the passage/summary quoted in the prompt,
  *    flipped with probability `evaluatorErrorRate`;
- *  - `summary`: summarizes, carrying facts forward; `generate`: writes an unconstrained passage.
+ *  - `summary`: summarizes, carrying facts forward; `generate`: writes an unconstrained passage;
+ *  - `batch`: answers several predicates as one JSON object (runtime/llm/batch.ts), each answer
+ *    flipped, unreadable or left out with the given rates, the whole reply cut off with
+ *    `batchMalformedRate` (what single-call fallback is for).
  * Every output is a pure function of (seed, call seed, messages), like a seeded LLM in the papers.
  */
 import { LlmError } from '../errors.js';
@@ -32,6 +35,10 @@ export interface SimOptions {
   readonly garbageRate?: number;
   /** Probability that a readable answer comes dressed up (`**1**`, `Answer: 0`, `1.`) (default 0.1). */
   readonly answerNoiseRate?: number;
+  /** Batch replies: probability that one answer is left out of the JSON object (default 0). */
+  readonly batchOmitRate?: number;
+  /** Batch replies: probability that the reply is cut off part-way, leaving malformed JSON (default 0). */
+  readonly batchMalformedRate?: number;
   /** Artificial latency per call in ms (default 0), honouring the abort signal. */
   readonly latencyMs?: number;
 }
@@ -78,6 +85,8 @@ export function simulatedModel(options: SimOptions = {}): SimulatedModel {
     evaluatorErrorRate: rate(options.evaluatorErrorRate ?? 0, 'evaluatorErrorRate'),
     garbageRate: rate(options.garbageRate ?? 0, 'garbageRate'),
     answerNoiseRate: rate(options.answerNoiseRate ?? 0.1, 'answerNoiseRate'),
+    batchOmitRate: rate(options.batchOmitRate ?? 0, 'batchOmitRate'),
+    batchMalformedRate: rate(options.batchMalformedRate ?? 0, 'batchMalformedRate'),
     latencyMs: options.latencyMs ?? 0,
   };
   const id = `sim:${world.name}#${settings.seed}`;
@@ -153,6 +162,34 @@ export function simulatedModel(options: SimOptions = {}): SimulatedModel {
     return rng.chance(settings.answerNoiseRate) ? rng.pick(DRESSINGS)(digit) : digit;
   }
 
+  /** A batch request: `- key [name] (about textN): question` lines over `<textN>` subject blocks. */
+  function answerBatch(messages: readonly ChatMessage[], rng: Rng): string {
+    const request = messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+    const subjects = new Map([...request.matchAll(/<(text\d+)>\n([\s\S]*?)\n<\/\1>/g)].map((m) => [m[1], m[2]]));
+    const entries: string[] = [];
+    for (const m of request.matchAll(/^- (\S+) \[([A-Za-z_]\w*)\](?: \(about ([^)]*)\))?: /gm)) {
+      const [, key, name, about] = m;
+      const subjectText = about === undefined ? undefined : subjects.get(about.split(', ')[0]);
+      if (subjectText === undefined) throw unsupported(`batch question '${key}' quotes no subject the simulation can read (give the template a 'question')`);
+      // The longest text this model wrote inside the subject block is what the question is about.
+      const quoted = quotedTexts(subjectText).sort((a, b) => b.text.length - a.text.length)[0];
+      const facts = quoted?.facts ?? world.classify?.(subjectText);
+      if (!facts) throw unsupported(`batch question '${key}' asks about a text the simulation cannot read`);
+      const truth = world.predicate(name, facts);
+      if (truth === undefined) throw unsupported(`world '${world.name}' has no predicate '${name}'`);
+      const omitted = rng.chance(settings.batchOmitRate);
+      const garbage = rng.chance(settings.garbageRate);
+      const answer = rng.chance(settings.evaluatorErrorRate) ? !truth : truth;
+      if (omitted) continue;
+      entries.push(`${JSON.stringify(key)}: ${garbage ? '"unsure"' : answer ? 1 : 0}`);
+    }
+    let json = `{${entries.join(', ')}}`;
+    // A reply cut off part-way (as at a token limit): malformed JSON, some answers complete.
+    if (rng.chance(settings.batchMalformedRate)) json = json.slice(0, Math.max(1, Math.floor(rng.next() * (json.length - 1))));
+    const dressed = rng.chance(settings.answerNoiseRate) ? '```json\n' + json + '\n```' : json;
+    return `${SIM_LABEL} ${dressed}`;
+  }
+
   function summarize(messages: readonly ChatMessage[], rng: Rng): string {
     const user = messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
     // The newest passage is the subject; an earlier summary quoted beside it carries history.
@@ -188,6 +225,7 @@ export function simulatedModel(options: SimOptions = {}): SimulatedModel {
       case 'summary':
         return summarize(messages, rng);
       case 'batch':
+        return answerBatch(messages, rng);
       case 'label':
       case 'judge':
         throw unsupported(`'${found.kind}' requests are answered by the simulated label and judge models (runtime/monitor/sim-label.ts, sim-judge.ts)`);

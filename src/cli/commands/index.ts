@@ -139,6 +139,24 @@ export const commands: readonly CommandSpec[] = [
     load: () => import('./audit.js'),
   },
   {
+    command: 'judge <log>',
+    describe: 'Score an LLM-as-judge auditor against the TRAC monitor on labelled runs: precision, recall and F1 per property (paper 002, Table 2)',
+    builder: (y) =>
+      y
+        .positional('log', { type: 'string', demandOption: true, describe: 'labelled log (.jsonl or .csv)' })
+        .option('spec', { type: 'string', demandOption: true, describe: 'rules: rules.ltl or rules.json (the judge is told the description of each rule, else its "# Rule N:" comment, else a reading of its formula); repeat to combine' })
+        .option('labels', { type: 'string', describe: 'labels.json: the rule-based labels of the monitor (the ground truth); its "prompts" become the judge\'s glossary' })
+        .option('judge-model', { type: 'string', default: 'sim', describe: 'the judge: sim (simulated; sim:<seed>?evaluatorError=p gets each decision wrong with probability p), openai:<model>, openai-compatible:<url>#<model>' })
+        .option('judge-budget', { type: 'number', describe: 'at most this many judge requests, one per run (default 500); past it the harness stops with exit 3' })
+        .option('label-model', { type: 'string', describe: 'also score the TRAC_R monitor on labels from this model (propositions with a prompt in the labels file; sim:<seed>?evaluatorError=p flips each label with probability p)' })
+        .option('label-budget', { type: 'number', describe: 'at most this many labelling requests, one per event (default 1000)' })
+        .option('group-by', { type: 'string', describe: 'field that names the run an event belongs to' })
+        .option('semantics', { choices: ['ltl3', 'ltlf'], default: 'ltl3', describe: 'end of log: LTL3 (pending stays pending) or LTLf' })
+        .option('format', { choices: ['jsonl', 'csv'], describe: 'log format (default: from the file extension)' })
+        .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' }),
+    load: () => import('./judge.js'),
+  },
+  {
     command: 'shield <target>',
     describe: 'Shield an MCP server: `tslc shield mcp --rules rules.ltl -- <server command> [args…]` checks every tools/call against temporal rules',
     builder: (y) =>
