@@ -115,12 +115,18 @@ function nary(kind: 'and' | 'or', operands: readonly Formula[]): Formula {
   // the common small calls, each of which allocates there.
   const flat: Formula[] = [];
   if (!flatten(kind, operands, unit, zero, flat)) return zero;
-  // Operands in canonical order (insertion sort: a handful at a time), duplicates dropped.
-  for (let i = 1; i < flat.length; i++) {
-    const f = flat[i];
-    let j = i - 1;
-    while (j >= 0 && byRank(flat[j], f) > 0) flat[j + 1] = flat[j--];
-    flat[j + 1] = f;
+  // Operands in canonical order (insertion sort: a handful at a time; a long user-written chain
+  // such as `a | b | …` with 100,000 operands must not take quadratic time), duplicates dropped.
+  // byRank is a total order, so both sorts give the same order.
+  const many = flat.length > 32;
+  if (many) flat.sort(byRank);
+  else {
+    for (let i = 1; i < flat.length; i++) {
+      const f = flat[i];
+      let j = i - 1;
+      while (j >= 0 && byRank(flat[j], f) > 0) flat[j + 1] = flat[j--];
+      flat[j + 1] = f;
+    }
   }
   let m = 0;
   for (let i = 0; i < flat.length; i++) if (m === 0 || flat[i] !== flat[m - 1]) flat[m++] = flat[i];
@@ -128,9 +134,10 @@ function nary(kind: 'and' | 'or', operands: readonly Formula[]): Formula {
   if (m === 0) return unit;
   if (m === 1) return flat[0];
   // x && !x folds to false (and dually): cheap, and keeps guards small.
+  const present = many ? new Set(flat) : undefined;
   for (let i = 0; i < m; i++) {
     const f = flat[i];
-    if (f.kind === 'not' && flat.includes(f.arg)) return zero;
+    if (f.kind === 'not' && (present ? present.has(f.arg) : flat.includes(f.arg))) return zero;
   }
   let key: string = kind;
   for (let i = 0; i < m; i++) key += i === 0 ? `${flat[i].id}` : `,${flat[i].id}`;
