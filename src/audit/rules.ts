@@ -11,7 +11,8 @@ import { LtlSyntaxError, parseLtl } from '../../runtime/ltl/parse.js';
 import type { LtlNode } from '../../runtime/ltl/syntax.js';
 import type { LabelRules } from '../../runtime/monitor/label.js';
 import type { PropertySpec } from '../../runtime/monitor/progression.js';
-import { type Diagnostic, UserError, error } from '../diagnostics/diagnostic.js';
+import { type Diagnostic, type SourceSpan, UserError, error } from '../diagnostics/diagnostic.js';
+import { jsonStringSpan, jsonSyntaxError } from '../diagnostics/json-position.js';
 import type { AuditMissingPolicy } from './fields.js';
 import { englishRule as readEnglishRule } from '../../runtime/shield/english/rule.js';
 
@@ -115,8 +116,8 @@ function stripComment(line: string): string {
   return line;
 }
 
-function fail(file: string, message: string, code = 'rules'): never {
-  throw new UserError(error(`${file}: ${message}`, undefined, code));
+function fail(file: string, message: string, code = 'rules', span?: SourceSpan): never {
+  throw new UserError(span ? error(message, span, code) : error(`${file}: ${message}`, undefined, code));
 }
 
 function isNode(x: unknown): x is LtlNode {
@@ -128,7 +129,7 @@ export function parseRuleJson(text: string, file: string): RuleSet {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    fail(file, `not valid JSON (${(err as Error).message})`, 'parse');
+    throw new UserError(jsonSyntaxError(text, file, err as Error));
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) fail(file, 'expected a JSON object');
   const obj = data as Record<string, unknown>;
@@ -154,12 +155,14 @@ export function parseRuleJson(text: string, file: string): RuleSet {
       } catch (err) {
         if (!(err instanceof LtlSyntaxError)) throw err;
         const english = englishRule(p.name, p.formula);
-        if (typeof english === 'string') fail(file, `property '${p.name}': ${english}`, 'english');
+        // Located at the formula's string in the file (or the property's name) when it can be found there.
+        if (typeof english === 'string') fail(file, `property '${p.name}': ${english}`, 'english', jsonStringSpan(text, file, p.name, p.formula, 0, p.formula.length + 2));
         if (english) return { ...english, ...(typeof p.description === 'string' ? { description: p.description } : {}) };
-        fail(file, `property '${p.name}': ${err.message} at column ${err.col} of "${p.formula}"`, 'parse');
+        const at = jsonStringSpan(text, file, p.name, p.formula, err.offset, err.length);
+        fail(file, `property '${p.name}': ${err.message}${at ? '' : ` at column ${err.col} of "${p.formula}"`}`, 'parse', at);
       }
     } else if (isNode(p.formula)) formula = p.formula;
-    else fail(file, `property '${p.name}' needs a "formula" (Spot syntax text or an LtlNode object)`);
+    else fail(file, `property '${p.name}' needs a "formula" (Spot syntax text or an LtlNode object)`, 'rules', jsonStringSpan(text, file, p.name));
     return { name: p.name, formula, ...(typeof p.description === 'string' ? { description: p.description } : {}) };
   });
   if (properties.length === 0) fail(file, 'no properties', 'empty');
@@ -197,7 +200,7 @@ export function parseLabelsFile(text: string, file: string): LabelConfig {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    fail(file, `not valid JSON (${(err as Error).message})`, 'parse');
+    throw new UserError(jsonSyntaxError(text, file, err as Error));
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) fail(file, 'expected a JSON object');
   return parseLabelConfig(data as Record<string, unknown>, file, true);

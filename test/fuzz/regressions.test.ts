@@ -3,8 +3,19 @@
  * generators produce later: the CLI run as a user runs it, judged by the fuzz oracle's own rules
  * (exit code, no stack trace, a located error with its source line and a caret).
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_BUILT, caretProblem, runCli } from './cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tslc-fuzz-regressions-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, text: string): string => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
 
 const limits = { timeoutMs: 60_000, heapMb: 512, rssMb: 1500 };
 
@@ -24,5 +35,23 @@ describe.skipIf(!CLI_BUILT)('fuzz findings (built CLI)', () => {
       '  G (a -> F zz)',
       '            ^^',
     ]);
+  });
+
+  describe('rules.json errors are located in the file, with a caret (were `error: rules.json: …` alone)', () => {
+    const log = () => file('log.jsonl', '{"run":"x","a":true,"b":false}\n');
+    it.each([
+      ['a formula that does not parse', '{\n  "properties": {\n    "p": "G (a -> "\n  }\n}\n', ":3:19: error: property 'p': unexpected end of formula"],
+      ['a formula after JSON escapes', '{ "properties": [ {"name": "q", "formula": "G \\"x\\ty\\" & & b"} ] }', ":1:58: error: property 'q': expected an operand, found '&'"],
+      ['JSON that does not parse', '{ "properties": { "p": "G a" }, }', ':1:33: error: not valid JSON: '],
+      ['a property without a formula', '{ "properties": { "p": 3 } }', `:1:19: error: property 'p' needs a "formula"`],
+    ])('%s', async (_, rules, message) => {
+      const path = file('rules.json', rules);
+      for (const argv of [['audit', '--spec', path, log()], ['shield', 'mcp', '--rules', path, '--', 'true']]) {
+        const r = await runCli({ argv, located: true }, limits);
+        expect([r.outcome, r.code], r.stderr).toEqual(['error', 2]);
+        expect(r.stderr.startsWith(`${path}${message}`), r.stderr).toBe(true);
+        expect(caretProblem(r.stderr)).toBeUndefined();
+      }
+    });
   });
 });
