@@ -91,10 +91,10 @@ function jsonLine(r: Rand, i: number): string {
     [0.5, () => `\uFEFF${JSON.stringify(event(r, i))}`],
     [0.5, () => `{"run":"r","a":true,"a":false,"__proto__":{"b":true},"constructor":1}`],
     [0.5, () => `{"run":"${i}","a":1e400,"b":-0,"c":123456789012345678901234567890123}`],
-    [0.3, () => `${'{"a":'.repeat(r.pick([100, 5000, 100_000]))}true${'}'.repeat(r.pick([0, 100, 5000, 100_000]))}`],
-    [0.3, () => `${'['.repeat(r.pick([100, 100_000]))}`],
+    [0.3, () => `${'{"a":'.repeat(huge(r, [100, 5000, 100_000]))}true${'}'.repeat(huge(r, [0, 100, 5000, 100_000]))}`],
+    [0.3, () => `${'['.repeat(huge(r, [100, 100_000]))}`],
     [0.3, () => `{"run":"r${i}","a":"\\ud800","b":"\u0000","c":"\\u0000"}`],
-    [0.2, () => `{"run":"r","blob":"${'x'.repeat(r.pick([1000, 300_000]))}","a":true}`],
+    [0.2, () => `{"run":"r","blob":"${'x'.repeat(huge(r, [1000, 300_000]))}","a":true}`],
     [0.2, () => String.fromCharCode(...Array.from({ length: r.logSize(200) }, () => r.int(256)))],
   ])();
 }
@@ -114,6 +114,19 @@ function jsonlLog(r: Rand): Buffer {
   return bytes;
 }
 
+/**
+ * Bytes left for huge values (300 KB fields, 100,000-deep JSON) in the log being generated: a
+ * few per log, or a 10,000-column CSV of them would not fit in a string.
+ */
+let hugeBudget = 0;
+function huge(r: Rand, sizes: readonly number[]): number {
+  const n = r.pick(sizes);
+  if (n <= 5000) return n;
+  if (hugeBudget < n) return 1000;
+  hugeBudget -= n;
+  return n;
+}
+
 function csvField(r: Rand): string {
   return r.weighted<() => string>([
     [10, () => r.pick(['true', 'false', '1', '0', 'yes', 'no', ''])],
@@ -122,7 +135,7 @@ function csvField(r: Rand): string {
     [1, () => '"escaped ""quote"""'],
     [0.5, () => 'a"b'],
     [0.5, () => '"unterminated'],
-    [0.2, () => `"${'x'.repeat(r.pick([1000, 300_000]))}"`],
+    [0.2, () => `"${'x'.repeat(huge(r, [1000, 300_000]))}"`],
     [0.3, () => r.pick(['__proto__', 'constructor', 'NaN', '1e400'])],
   ])();
 }
@@ -155,6 +168,7 @@ function csvLog(r: Rand): { log: Buffer; columns?: string[] } {
 }
 
 export function auditInput(r: Rand): { generator: string; input: AuditCase } {
+  hugeBudget = 2_000_000;
   const rules = ruleFile(r);
   const csv = r.chance(0.4);
   const { log, columns } = csv ? csvLog(r) : { log: jsonlLog(r), columns: undefined };
