@@ -4,6 +4,7 @@
  */
 import { type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import type { TslAst } from './ast.js';
+import { depthPoint } from './depth-point.js';
 import { parse as peggyParse, SyntaxError as PeggySyntaxError } from './generated/parser.js';
 
 export function parseTsl(file: string, text: string): TslAst {
@@ -13,7 +14,7 @@ export function parseTsl(file: string, text: string): TslAst {
   } catch (err) {
     if (err instanceof PeggySyntaxError) throw new UserError(syntaxDiagnostic(file, text, err));
     // Pathological nesting (thousands of parentheses) exhausts the parser's stack: still a user error.
-    if (err instanceof RangeError) throw new UserError({ severity: 'error', message: 'formula nested too deeply', span: { file, line: 1, col: 1 }, code: 'parse' });
+    if (err instanceof RangeError) throw new UserError({ severity: 'error', message: 'formula nested too deeply', span: { file, ...depthPoint(text) }, code: 'parse' });
     throw err;
   }
 }

@@ -54,4 +54,17 @@ describe.skipIf(!CLI_BUILT)('fuzz findings (built CLI)', () => {
       }
     });
   });
+
+  it('TSL nested too deeply: located at the deep formula, not at 1:1', async () => {
+    const chain = file('chain.tsl', `// a long chain\nguarantee {\n  G p x;\n  ${Array.from({ length: 5100 }, (_, i) => `p x${i % 7}`).join(' -> ')};\n}\n`);
+    const parens = file('parens.tsl', `guarantee {\n  G p x;\n  ${'('.repeat(3000)}p x${')'.repeat(3000)};\n}\n`);
+    for (const [path, at] of [[chain, ':4:3:'], [parens, ':3:3002:']] as const) {
+      for (const command of ['check', 'tlsf', 'symbols']) {
+        const r = await runCli({ argv: [command, path], located: true }, limits);
+        expect([r.outcome, r.code], r.stderr).toEqual(['error', 2]);
+        expect(r.stderr.startsWith(`${path}${at} error: formula nested too deeply`), r.stderr.slice(0, 300)).toBe(true);
+        expect(caretProblem(r.stderr)).toBeUndefined();
+      }
+    }
+  });
 });
