@@ -192,6 +192,25 @@ export class TermStore {
 
   /** Convert plain syntax to an NNF term; `negate` pushes a negation inwards. */
   fromNode(node: LtlNode, negate = false): Term {
+    return this.convert(node, negate, new Map());
+  }
+
+  /**
+   * `fromNode`, remembering each subformula's terms: `<->` and `xor` need both polarities of both
+   * sides, so without it a chain `a xor b xor …` of n operators took 2^n steps (22 hung an audit).
+   */
+  private convert(node: LtlNode, negate: boolean, memo: Map<LtlNode, [Term | undefined, Term | undefined]>): Term {
+    const seen = memo.get(node);
+    const hit = seen?.[negate ? 1 : 0];
+    if (hit) return hit;
+    const term = this.convertOnce(node, negate, memo);
+    if (seen) seen[negate ? 1 : 0] = term;
+    else memo.set(node, negate ? [undefined, term] : [term, undefined]);
+    return term;
+  }
+
+  private convertOnce(node: LtlNode, negate: boolean, memo: Map<LtlNode, [Term | undefined, Term | undefined]>): Term {
+    const fromNode = (n: LtlNode, neg = false): Term => this.convert(n, neg, memo);
     switch (node.op) {
       case 'true':
         return negate ? this.FALSE : this.TRUE;
@@ -200,39 +219,39 @@ export class TermStore {
       case 'ap':
         return this.lit(this.apId(node.name), negate);
       case '!':
-        return this.fromNode(node.arg, !negate);
+        return fromNode(node.arg, !negate);
       case '&':
       case '|': {
-        const args = node.args.map((a) => this.fromNode(a, negate));
+        const args = node.args.map((a) => fromNode(a, negate));
         return (node.op === '&') !== negate ? this.and(args) : this.or(args);
       }
       case 'X':
         // ¬X a is weak next ¬a: the same on infinite traces, different at the end of a log.
-        return this.unary(negate ? K.WX : K.X, this.fromNode(node.arg, negate));
+        return this.unary(negate ? K.WX : K.X, fromNode(node.arg, negate));
       case 'F':
-        return this.unary(negate ? K.G : K.F, this.fromNode(node.arg, negate));
+        return this.unary(negate ? K.G : K.F, fromNode(node.arg, negate));
       case 'G':
-        return this.unary(negate ? K.F : K.G, this.fromNode(node.arg, negate));
+        return this.unary(negate ? K.F : K.G, fromNode(node.arg, negate));
       case '->':
         // a -> b  =  !a | b
         return negate
-          ? this.and2(this.fromNode(node.left), this.fromNode(node.right, true))
-          : this.or2(this.fromNode(node.left, true), this.fromNode(node.right));
+          ? this.and2(fromNode(node.left), fromNode(node.right, true))
+          : this.or2(fromNode(node.left, true), fromNode(node.right));
       case '<->':
       case 'xor': {
         const equal = (node.op === '<->') !== negate;
-        const a = this.fromNode(node.left);
-        const na = this.fromNode(node.left, true);
-        const b = this.fromNode(node.right);
-        const nb = this.fromNode(node.right, true);
+        const a = fromNode(node.left);
+        const na = fromNode(node.left, true);
+        const b = fromNode(node.right);
+        const nb = fromNode(node.right, true);
         return equal ? this.or2(this.and2(a, b), this.and2(na, nb)) : this.or2(this.and2(a, nb), this.and2(na, b));
       }
       case 'U':
       case 'W':
       case 'R':
       case 'M': {
-        const l = this.fromNode(node.left, negate);
-        const r = this.fromNode(node.right, negate);
+        const l = fromNode(node.left, negate);
+        const r = fromNode(node.right, negate);
         const dualOf = { U: K.R, R: K.U, W: K.M, M: K.W } as const;
         const same = { U: K.U, R: K.R, W: K.W, M: K.M } as const;
         return this.binary(negate ? dualOf[node.op] : same[node.op], l, r);
@@ -270,9 +289,32 @@ export class TermStore {
     }
   }
 
-  /** Spot syntax, fully parenthesised where precedence could be misread. */
+  /**
+   * Spot syntax, fully parenthesised where precedence could be misread. Iterative (children
+   * first, each term's text cached): a term can be thousands of levels deep.
+   */
   print(t: Term): string {
-    if (t.text !== undefined) return t.text;
+    const stack: Term[] = [t];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (top.text !== undefined) {
+        stack.pop();
+        continue;
+      }
+      const waiting = top.args.filter((a) => a.text === undefined);
+      if (waiting.length > 0) {
+        stack.push(...waiting);
+        continue;
+      }
+      stack.pop();
+      top.text = this.printOne(top);
+    }
+    return t.text!;
+  }
+
+  /** One term's text from its operands' texts (all known). */
+  private printOne(t: Term): string {
+    const operand = (a: Term): string => (a.kind === K.And || a.kind === K.Or || a.kind >= K.U ? `(${a.text!})` : a.text!);
     let s: string;
     switch (t.kind) {
       case K.True:
@@ -286,30 +328,29 @@ export class TermStore {
         break;
       case K.And:
       case K.Or:
-        s = t.args.map((a) => this.printOperand(a)).join(t.kind === K.And ? ' & ' : ' | ');
+        s = t.args.map(operand).join(t.kind === K.And ? ' & ' : ' | ');
         break;
       case K.X:
       case K.F:
       case K.G:
-        s = `${t.kind === K.X ? 'X' : t.kind === K.F ? 'F' : 'G'} ${this.printOperand(t.args[0])}`;
+        s = `${t.kind === K.X ? 'X' : t.kind === K.F ? 'F' : 'G'} ${operand(t.args[0])}`;
         break;
       case K.WX:
-        s = `!X !${this.printOperand(t.args[0])}`;
+        s = `!X !${operand(t.args[0])}`;
         break;
       default: {
         const op = t.kind === K.U ? 'U' : t.kind === K.W ? 'W' : t.kind === K.R ? 'R' : 'M';
-        s = `${this.printOperand(t.args[0])} ${op} ${this.printOperand(t.args[1])}`;
+        s = `${operand(t.args[0])} ${op} ${operand(t.args[1])}`;
       }
     }
-    t.text = s;
-    return s;
-  }
-
-  private printOperand(t: Term): string {
-    const s = this.print(t);
-    return t.kind === K.And || t.kind === K.Or || t.kind >= K.U ? `(${s})` : s;
+    // Terms are shared: written out as a tree, `a xor b xor …` doubles with every operator. The
+    // text is for people (residual formulas, witnesses), so a long one is cut.
+    return s.length > MAX_PRINTED ? `${s.slice(0, MAX_PRINTED)} …` : s;
   }
 }
+
+/** Longest text `print` gives for one term, in characters (then `…`). */
+const MAX_PRINTED = 20_000;
 
 function countDistinct(args: readonly Term[]): number {
   // Children's sizes already count their sub-DAGs; summing over-counts shared nodes, which is

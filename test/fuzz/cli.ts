@@ -69,7 +69,7 @@ function rssMb(pid: number): number | undefined {
   }
 }
 
-export function runCli(run: CliRun, limits: CliLimits): Promise<Result & { code: number | null; stderr: string }> {
+export function runCli(run: CliRun, limits: CliLimits): Promise<Result & { code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [`--max-old-space-size=${limits.heapMb}`, BIN, ...run.argv], {
       cwd: ROOT,
@@ -103,7 +103,7 @@ export function runCli(run: CliRun, limits: CliLimits): Promise<Result & { code:
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       clearInterval(watch);
-      const base = { code, stderr };
+      const base = { code, stderr, stdout };
       const tail = `\n--- stderr ---\n${stderr.slice(0, 1500)}`;
       if (killedFor) return resolve({ ...base, outcome: 'hang', detail: `tslc ${run.argv[0]}: ${killedFor} (peak ${Math.round(peak)} MB)${tail}` });
       if (signal || code === null) return resolve({ ...base, outcome: 'internal', detail: `tslc ${run.argv[0]}: killed by ${signal ?? 'unknown'}${tail}` });

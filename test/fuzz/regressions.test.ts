@@ -67,4 +67,17 @@ describe.skipIf(!CLI_BUILT)('fuzz findings (built CLI)', () => {
       }
     }
   });
+
+  it('audit: a rule `a xor b xor …` is read in linear time and its verdict printed (22 operators hung, 999 crashed)', async () => {
+    const log = file('xor.jsonl', '{"run":"x","a":true,"b":false,"c":true}\n{"run":"x","a":false,"b":false,"c":true}\n');
+    const chain = (n: number) => Array.from({ length: n }, (_, i) => 'abc'[i % 3]).join(' xor ');
+    // The chain is the parity of its true atoms: 22 atoms have 15 true at the first event and 7 at
+    // the second (holds throughout: pending), 999 atoms have 666 true at the first (violated).
+    for (const [n, code, violated] of [[22, 0, '0'], [999, 1, '1']] as const) {
+      const rules = file(`xor${n}.ltl`, `r: G (${chain(n)})\n`);
+      const r = await runCli({ argv: ['audit', '--spec', rules, '--missing', 'false', log] }, { ...limits, timeoutMs: 20_000 });
+      expect([r.outcome, r.code], r.stderr).toEqual(['ok', code]);
+      expect(r.stdout).toMatch(new RegExp(`\\n\\s*r\\s+1\\s+${violated}\\s`));
+    }
+  }, 60_000);
 });
