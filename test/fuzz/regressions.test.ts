@@ -80,4 +80,14 @@ describe.skipIf(!CLI_BUILT)('fuzz findings (built CLI)', () => {
       expect(r.stdout).toMatch(new RegExp(`\\n\\s*r\\s+1\\s+${violated}\\s`));
     }
   }, 60_000);
+
+  it('TLSF: an arithmetic overflow is located at the expression (was `error: arithmetic overflow` alone)', async () => {
+    const spec = file(
+      'overflow.tlsf',
+      'INFO {\n  TITLE: "t"\n  DESCRIPTION: "d"\n  SEMANTICS: Mealy\n  TARGET: Mealy\n}\nGLOBAL { PARAMETERS { n = 2147483648; } }\nMAIN {\n  INPUTS { a; }\n  OUTPUTS { b; }\n  GUARANTEES {\n    n * n * n * n > 0 -> b;\n  }\n}\n',
+    );
+    const r = await runCli({ argv: ['check', spec], located: true }, limits);
+    expect([r.outcome, r.code], r.stderr).toEqual(['error', 2]);
+    expect(r.stderr.split('\n').slice(0, 3)).toEqual([`${spec}:12:5: error: arithmetic overflow (4611686018427388000)`, '      n * n * n * n > 0 -> b;', '      ^^^^^']);
+  });
 });
