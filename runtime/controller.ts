@@ -9,7 +9,7 @@
  * User calls may be synchronous or return promises; synchronous answers are used without awaiting
  * so the runtime's own cost per step stays in the low microseconds.
  */
-import { builtinFunctions, isBuiltinName } from './builtins.js';
+import { builtinFunctions, isBuiltinName, theoryFunction } from './builtins.js';
 import { explainStep, type Explanation, predicatesOf } from './decision.js';
 import type { ControllerMetadata, ControllerTable, DecisionNode, TermData } from './table.js';
 import { createTelemetry, SPAN_STATUS_ERROR, type SpanLike, type Telemetry, type TracerLike } from './telemetry.js';
@@ -241,6 +241,12 @@ class TableController<S extends object, I extends object> implements Controller<
     const resolve = (fn: string): UserFunction => {
       const cached = resolved.get(fn);
       if (cached) return cached;
+      // Under a theory its built-ins mean exactly what the synthesis assumed: never replaced.
+      const fixed = theoryFunction(table.theory, fn);
+      if (fixed) {
+        resolved.set(fn, fixed as UserFunction);
+        return fixed as UserFunction;
+      }
       const key = functionBinding.get(fn) ?? fn;
       const candidate = (impl as Record<string, unknown>)[key];
       // Never pick up Object.prototype members (`constructor`, `toString`) as implementations.

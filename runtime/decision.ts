@@ -52,17 +52,6 @@ export function specSitesOf(table: Pick<ControllerTable, 'specFiles'>, leaf: { r
   });
 }
 
-export interface ControllerMetadata {
-  readonly specFile: string;
-  /** SHA-256 of the spec text(s) the module was compiled from. */
-  readonly specHash: string;
-  readonly stateCount: number;
-  readonly toolVersion: string;
-  /** True only when the independent model checker accepted the machine against the spec. */
-  readonly verified: boolean;
-  readonly synthesizer: string;
-}
-
 /** Leaves reachable when `values` fixes some predicates and the rest may take either value. */
 function reachableLeaves(node: DecisionNode, values: ReadonlyMap<number, boolean>, out: Leaf[]): void {
   if (node.kind === 'leaf') {

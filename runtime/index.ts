@@ -24,7 +24,7 @@ export {
   type FailedCall,
   type ImplementationBindings,
 } from './controller.js';
-export { builtinFunctions, builtinNames, isBuiltinName, type BuiltinName } from './builtins.js';
+export { builtinFunctions, builtinNames, isBuiltinName, theoryFunction, theoryFunctions, type BuiltinName, type TheoryName } from './builtins.js';
 export {
   explainStep,
   predicatesOf,

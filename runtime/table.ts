@@ -82,6 +82,11 @@ export interface StateData {
 
 export interface ControllerTable {
   readonly name: string;
+  /**
+   * The theory the controller was synthesized in (`#LIA`, `#UF`): the runtime then evaluates the
+   * built-ins it fixes itself (integers only under #LIA), whatever the implementation provides.
+   */
+  readonly theory?: 'LIA' | 'UF';
   readonly signals: readonly SignalData[];
   readonly predicates: readonly PredicateData[];
   readonly updates: readonly UpdateData[];

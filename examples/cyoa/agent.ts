@@ -18,6 +18,7 @@ import {
   type ImplementationBindings,
   type StepRecord,
   type TermData,
+  theoryFunction,
 } from '../../runtime/index.js';
 import { isLlmError, type LlmSession, type StepUsage } from '../../runtime/llm/index.js';
 import { CYOA_FUNCTIONS, CYOA_PREDICATES, CYOA_SUMMARY, type CyoaTask } from './prompts.js';
@@ -147,7 +148,9 @@ export async function playGame(options: GameOptions): Promise<GameResult> {
   const memoKey = (fn: string, args: readonly unknown[]) => `${fn}\u0000${JSON.stringify(args)}`;
 
   const impl: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
-  for (const fn of new Set(table.predicates.filter((p) => p.signal === undefined).map((p) => p.fn))) {
+  // Under #LIA (choices.tsl) the counter's comparisons are the runtime's: no prompt for them.
+  const native = (fn: string) => theoryFunction(table.theory, fn);
+  for (const fn of new Set(table.predicates.filter((p) => p.signal === undefined && !native(p.fn)).map((p) => p.fn))) {
     const ask = predicates.get(fn);
     if (!ask) throw new Error(`the CYOA prompts have no predicate '${fn}'`);
     impl[fn] = async (...args) => {
@@ -201,7 +204,7 @@ export async function playGame(options: GameOptions): Promise<GameResult> {
     try {
       const before = controller.signals;
       const safeCount = typeof before.safeCount === 'number' ? before.safeCount : 0;
-      const offered: Signals = { s: summary, safe: move.safe, safeThreshold: safeCount >= 3 };
+      const offered: Signals = { s: summary, safe: move.safe };
       const inputSignals: Signals = Object.fromEntries(inputNames.filter((n) => n in offered).map((n) => [n, offered[n]]));
       const signals: Signals = { ...before, ...inputSignals };
       session.context.begin(turn, { playerChoice: move.text, safeCount, lastChoiceSafe: move.safe });
@@ -218,6 +221,12 @@ export async function playGame(options: GameOptions): Promise<GameResult> {
           continue;
         }
         const args = p.args.map((a) => argValue(a, signals));
+        const computed = native(p.fn);
+        if (computed) {
+          // Integer arithmetic on the counter: the same answer for the controller and the judge.
+          inputs[p.proposition] = truth[p.proposition] = computed(args[0], args[1]) === true;
+          continue;
+        }
         inputs[p.proposition] = (await impl[p.fn](...args)) === true;
         if (judge) truth[p.proposition] = isEmptyStory(args[0]) ? false : (await judge(p.fn, String(args[0]))) === true;
       }

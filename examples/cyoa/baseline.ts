@@ -10,7 +10,7 @@
  * turn as inputs, the judged location of the new passage and the printed counter as the "updates" —
  * so that the very guarantees the TSL agent is held to decide whether the game violates.
  */
-import type { ControllerTable } from '../../runtime/index.js';
+import { type ControllerTable, theoryFunction } from '../../runtime/index.js';
 import { isLlmError, type LlmSession, type StepUsage } from '../../runtime/llm/index.js';
 import type { ControllerStep } from '../../src/verify/index.js';
 import { checkTraceAgainstSpec } from '../../src/verify/index.js';
@@ -120,7 +120,8 @@ export async function playBaselineGame(options: BaselineOptions): Promise<Baseli
 /**
  * The judged trace of a prompt-only game, in the propositions of the task's spec:
  *  - inputs at turn t: the judge's labels of the story before the turn (the latest passage; all
- *    false before the first), the player's `safe`, and `safeThreshold` from the model's count;
+ *    false before the first), the player's `safe`, and the counter's comparisons (`safeCount >= 3`,
+ *    `safeCount = 0`, #LIA) evaluated on the model's count;
  *  - outputs at turn t: `[storyPassage <- toX s]` for each location X the judge finds in the new
  *    passage (the self-update when it finds none), and `[safeCount <- safeCount + 1]` /
  *    `[safeCount <- safeCount]` when the printed count went up by one / stayed (neither when it
@@ -133,9 +134,14 @@ export function baselineTrace(table: ControllerTable, turns: readonly BaselineTu
   for (const t of turns) {
     const inputs: Record<string, boolean> = {};
     for (const p of table.predicates) {
+      const computed = p.signal === undefined ? theoryFunction(table.theory, p.fn) : undefined;
       if (p.signal === 'safe') inputs[p.proposition] = t.move.safe;
-      else if (p.signal === 'safeThreshold') inputs[p.proposition] = count >= 3;
       else if (p.signal !== undefined) inputs[p.proposition] = false;
+      else if (computed)
+      {
+        const [a, b] = p.args.map((x) => (x.kind === 'signal' && x.name === 'safeCount' ? count : x.kind === 'literal' ? x.value : undefined));
+        inputs[p.proposition] = computed(a, b) === true;
+      }
       else inputs[p.proposition] = before[p.fn] === true;
     }
     const reported = t.reportedSafeCount;

@@ -1,4 +1,5 @@
 /** Content constraints: allowed strings and a small JSON Schema subset, checked without dependencies. */
+import { own } from '../dict.js';
 import type { AgentState, JsonSchema } from './spec.js';
 
 /** Problems with `value` against `schema` (empty = valid). */
@@ -17,9 +18,9 @@ export function schemaErrors(value: unknown, schema: JsonSchema, path = '$'): st
   }
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const obj = value as Record<string, unknown>;
-    for (const r of schema.required ?? []) if (!(r in obj)) errors.push(`${path}.${r} is required`);
+    for (const r of schema.required ?? []) if (!Object.hasOwn(obj, r)) errors.push(`${path}.${r} is required`);
     for (const [k, v] of Object.entries(obj)) {
-      const sub = schema.properties?.[k];
+      const sub = schema.properties && own(schema.properties, k);
       if (sub) errors.push(...schemaErrors(v, sub, `${path}.${k}`));
       else if (schema.additionalProperties === false) errors.push(`${path}.${k} is not allowed`);
     }

@@ -8,6 +8,7 @@
  * exactly those. Content constraints are enforced by re-asking, then by forcing an allowed value.
  * Env-input states are handed to the caller's `env` function (tools, the user).
  */
+import { dict } from '../dict.js';
 import { type ChatMessage, clipForPrompt, type Model } from '../llm/model.js';
 import { type BehaviorAutomaton, compileBehavior } from './behavior.js';
 import { checkContent, forceAllowed } from './content.js';
@@ -94,7 +95,8 @@ export async function runAgent(spec: AgentSpec, model: Model, env: AgentEnv, opt
   const retries = options.contentRetries ?? 2;
   const steps: AgentStep[] = [];
   const corrections: Correction[] = [];
-  const latest: Record<string, string> = {};
+  // Keyed by the spec's state names: no prototype, so a state may be called `constructor`.
+  const latest = dict<string>();
   let modelCalls = 0;
 
   const system: ChatMessage = {

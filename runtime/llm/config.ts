@@ -5,6 +5,7 @@
  *   openai-compatible:<baseURL>#<model>   key from TSLC_API_KEY (optional; Ollama needs none)
  * AI SDK models are configured in code with `fromAiSdk(model)` instead.
  */
+import { own } from '../dict.js';
 import { LlmError } from './errors.js';
 import type { Model } from './model.js';
 import { openAiCompatible } from './openai-compatible.js';
@@ -81,7 +82,7 @@ function parseSim(text: string, rest: string | undefined): ModelSpec {
   const spec: { kind: 'sim'; seed: number } & Record<string, number | string> = { kind: 'sim', seed };
   if (question >= 0) {
     for (const [key, value] of new URLSearchParams(rest.slice(question + 1))) {
-      const field = SIM_PARAMETERS[key];
+      const field = own(SIM_PARAMETERS, key);
       if (!field) throw configError(text, `unknown sim parameter '${key}' (known: ${Object.keys(SIM_PARAMETERS).join(', ')})`);
       const number = Number(value);
       if (value.trim() === '' || !(number >= 0 && number <= 1)) {

@@ -8,6 +8,7 @@
  * know which predicate or function term is being asked, so prompt wording and the simulation can
  * evolve independently. Names in markers are the spec's names.
  */
+import { dict, own } from '../dict.js';
 import { LlmError } from './errors.js';
 
 /** What a template sees when it is rendered. */
@@ -81,10 +82,7 @@ export function makeView(
   paramNames: readonly string[] = [],
   extra: { modifier?: string } = {},
 ): PromptView {
-  const params: Record<string, unknown> = {};
-  paramNames.forEach((name, index) => {
-    params[name] = args[index];
-  });
+  const params = dict(paramNames.map((name, index) => [name, args[index]]));
   return {
     turn: context.turn,
     signals: context.signals,
@@ -124,10 +122,6 @@ function lookup(view: PromptView, path: string): unknown {
   if (head === 'attempt') return view.attempt;
   if (head === 'modifier') return view.modifier;
   return own(view.signals, head);
-}
-
-function own(record: Readonly<Record<string, unknown>>, key: string): unknown {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 function stringify(value: unknown): string {

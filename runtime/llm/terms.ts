@@ -324,8 +324,11 @@ export function llmImplementation(
     readonly functions?: Readonly<Record<string, FunctionTemplate<unknown>>>;
   },
 ): Record<string, LlmPredicate | LlmFunction<unknown>> {
-  const implementation: Record<string, LlmPredicate | LlmFunction<unknown>> = {};
-  for (const [name, template] of Object.entries(terms.predicates ?? {})) implementation[name] = session.predicate(template);
-  for (const [name, template] of Object.entries(terms.functions ?? {})) implementation[name] = session.generator(template);
-  return implementation;
+  // From entries, so every name is an own property (assigning `implementation['__proto__']`
+  // would set the prototype instead) and the result spreads like any object.
+  const entries: [string, LlmPredicate | LlmFunction<unknown>][] = [
+    ...Object.entries(terms.predicates ?? {}).map(([name, template]): [string, LlmPredicate] => [name, session.predicate(template)]),
+    ...Object.entries(terms.functions ?? {}).map(([name, template]): [string, LlmFunction<unknown>] => [name, session.generator(template)]),
+  ];
+  return Object.fromEntries(entries);
 }

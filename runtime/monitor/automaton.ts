@@ -10,6 +10,7 @@
  */
 import type { LtlNode } from '../ltl/syntax.js';
 import type { Labels, Verdict } from './progression.js';
+import { own } from '../dict.js';
 
 export interface MonitorPart {
   readonly initial: readonly number[];
@@ -179,7 +180,7 @@ export class AutomatonMonitor {
     if (labels instanceof Set) for (let i = 0; i < this.aps.length; i++) v[i] = labels.has(this.aps[i]) ? 1 : 0;
     else {
       const rec = labels as Readonly<Record<string, boolean | undefined>>;
-      for (let i = 0; i < this.aps.length; i++) v[i] = rec[this.aps[i]] ? 1 : 0;
+      for (let i = 0; i < this.aps.length; i++) v[i] = own(rec, this.aps[i]) ? 1 : 0;
     }
     return this.stepValues(v);
   }

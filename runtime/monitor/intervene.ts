@@ -8,6 +8,7 @@
  * property at risk into the input, or switches to an alternative generator. Every intervention is
  * recorded in the trace.
  */
+import { dict } from '../dict.js';
 import type { LtlNode } from '../ltl/syntax.js';
 import { type Labels, type MonitorOptions, type PropertySpec, type Verdict, ProgressionMonitor } from './progression.js';
 
@@ -40,7 +41,7 @@ export function predict(
   options: { samples: number; pattern?: Pattern },
 ): Prediction {
   const pattern = options.pattern ?? anyViolation();
-  const risk: Record<string, number> = Object.fromEntries(monitor.propertyNames.map((n) => [n, 0]));
+  const risk = dict(monitor.propertyNames.map((n) => [n, 0]));
   let hits = 0;
   const m = Math.max(1, options.samples);
   for (let j = 0; j < m; j++) {

@@ -5,6 +5,7 @@
  * function works too. What happens when an event lacks a field a rule needs is an explicit choice:
  * the proposition is false, or labeling fails.
  */
+import { dict, mergeDicts } from '../dict.js';
 
 export type EventRecord = Readonly<Record<string, unknown>>;
 export type Scalar = string | number | boolean | null;
@@ -208,7 +209,7 @@ export function symbolicLabeler(rules: LabelRules, options: { missing?: MissingP
   const compiled = Object.entries(rules).map(([prop, cond]) => [prop, compile(cond, prop, prop, missing)] as const);
   return (event, previous) => {
     // Null prototype: a proposition may be called `__proto__` or `constructor`.
-    const out: Record<string, boolean> = Object.create(null) as Record<string, boolean>;
+    const out = dict<boolean>();
     for (const [prop, test] of compiled) out[prop] = test(event, previous);
     return out;
   };
@@ -218,12 +219,9 @@ export function symbolicLabeler(rules: LabelRules, options: { missing?: MissingP
 export function functionLabeler(fn: (event: EventRecord, previous?: EventRecord) => Iterable<string> | Record<string, boolean>): Labeler {
   return (event, previous) => {
     const r = fn(event, previous);
-    if (isIterable(r)) {
-      const out: Record<string, boolean> = {};
-      for (const name of r) out[name] = true;
-      return out;
-    }
-    return { ...r };
+    // Prototype-less copies: a proposition may be called `__proto__` or `constructor`.
+    if (isIterable(r)) return dict([...r].map((name) => [name, true]));
+    return mergeDicts(r);
   };
 }
 

@@ -8,6 +8,7 @@ import { type ResponseCache, MemoryCache, cacheKey } from '../llm/cache.js';
 import type { ChatMessage, GenerateOptions, Model } from '../llm/model.js';
 import { system, user } from '../llm/model.js';
 import type { EventRecord, MissingPolicy } from './label.js';
+import { dict } from '../dict.js';
 
 export interface LlmLabelerOptions {
   readonly model: Model;
@@ -68,7 +69,7 @@ export function llmLabeler(options: LlmLabelerOptions): AsyncLabeler {
       await cache.set(key, { text: c.text, usage: c.usage });
     }
     const answers = parseLabelAnswer(text, names);
-    const out: Record<string, boolean> = {};
+    const out = dict<boolean>();
     for (const n of names) {
       const v = answers.get(n);
       if (v === undefined && options.missing === 'error') throw new LlmLabelError(`the model gave no answer for proposition '${n}'`);

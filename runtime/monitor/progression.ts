@@ -5,6 +5,7 @@
  * step is a few map look-ups per property.
  */
 import type { LtlNode } from '../ltl/syntax.js';
+import { own } from '../dict.js';
 import { K, type Term, TermStore, acceptsEmpty, normalize, progress, progressLast, termAps } from './terms.js';
 
 export type Verdict = 'satisfied' | 'violated' | 'pending';
@@ -279,7 +280,7 @@ export class ProgressionMonitor {
     const aps = this.model.store.aps;
     const v = this.model.values;
     if (isSet(labels)) for (let i = 0; i < aps.length; i++) v[i] = labels.has(aps[i]) ? 1 : 0;
-    else for (let i = 0; i < aps.length; i++) v[i] = labels[aps[i]] ? 1 : 0;
+    else for (let i = 0; i < aps.length; i++) v[i] = own(labels, aps[i]) ? 1 : 0;
     return this.stepValues(v, at);
   }
 

@@ -196,21 +196,21 @@ export class TermStore {
   }
 
   /**
-   * `fromNode`, remembering each subformula's terms: `<->` and `xor` need both polarities of both
-   * sides, so without it a chain `a xor b xor …` of n operators took 2^n steps (22 hung an audit).
+   * `fromNode`, memoised per (node, polarity): `<->` and `xor` need both polarities of both
+   * operands, so without it a chain `a xor b xor c …` of n operators took 2^n conversions.
    */
   private convert(node: LtlNode, negate: boolean, memo: Map<LtlNode, [Term | undefined, Term | undefined]>): Term {
-    const seen = memo.get(node);
-    const hit = seen?.[negate ? 1 : 0];
+    const slot = memo.get(node);
+    const hit = slot?.[negate ? 1 : 0];
     if (hit) return hit;
     const term = this.convertOnce(node, negate, memo);
-    if (seen) seen[negate ? 1 : 0] = term;
+    if (slot) slot[negate ? 1 : 0] = term;
     else memo.set(node, negate ? [undefined, term] : [term, undefined]);
     return term;
   }
 
   private convertOnce(node: LtlNode, negate: boolean, memo: Map<LtlNode, [Term | undefined, Term | undefined]>): Term {
-    const fromNode = (n: LtlNode, neg = false): Term => this.convert(n, neg, memo);
+    const from = (n: LtlNode, neg = false): Term => this.convert(n, neg, memo);
     switch (node.op) {
       case 'true':
         return negate ? this.FALSE : this.TRUE;
@@ -219,39 +219,39 @@ export class TermStore {
       case 'ap':
         return this.lit(this.apId(node.name), negate);
       case '!':
-        return fromNode(node.arg, !negate);
+        return from(node.arg, !negate);
       case '&':
       case '|': {
-        const args = node.args.map((a) => fromNode(a, negate));
+        const args = node.args.map((a) => from(a, negate));
         return (node.op === '&') !== negate ? this.and(args) : this.or(args);
       }
       case 'X':
         // ¬X a is weak next ¬a: the same on infinite traces, different at the end of a log.
-        return this.unary(negate ? K.WX : K.X, fromNode(node.arg, negate));
+        return this.unary(negate ? K.WX : K.X, from(node.arg, negate));
       case 'F':
-        return this.unary(negate ? K.G : K.F, fromNode(node.arg, negate));
+        return this.unary(negate ? K.G : K.F, from(node.arg, negate));
       case 'G':
-        return this.unary(negate ? K.F : K.G, fromNode(node.arg, negate));
+        return this.unary(negate ? K.F : K.G, from(node.arg, negate));
       case '->':
         // a -> b  =  !a | b
         return negate
-          ? this.and2(fromNode(node.left), fromNode(node.right, true))
-          : this.or2(fromNode(node.left, true), fromNode(node.right));
+          ? this.and2(from(node.left), from(node.right, true))
+          : this.or2(from(node.left, true), from(node.right));
       case '<->':
       case 'xor': {
         const equal = (node.op === '<->') !== negate;
-        const a = fromNode(node.left);
-        const na = fromNode(node.left, true);
-        const b = fromNode(node.right);
-        const nb = fromNode(node.right, true);
+        const a = from(node.left);
+        const na = from(node.left, true);
+        const b = from(node.right);
+        const nb = from(node.right, true);
         return equal ? this.or2(this.and2(a, b), this.and2(na, nb)) : this.or2(this.and2(a, nb), this.and2(na, b));
       }
       case 'U':
       case 'W':
       case 'R':
       case 'M': {
-        const l = fromNode(node.left, negate);
-        const r = fromNode(node.right, negate);
+        const l = from(node.left, negate);
+        const r = from(node.right, negate);
         const dualOf = { U: K.R, R: K.U, W: K.M, M: K.W } as const;
         const same = { U: K.U, R: K.R, W: K.W, M: K.M } as const;
         return this.binary(negate ? dualOf[node.op] : same[node.op], l, r);

@@ -34,11 +34,13 @@ export interface ShieldToolsOptions {
 
 /** Wrap a tool set: same keys and tool objects, with shielded `execute` functions. */
 export function shieldTools<T extends Record<string, ExecutableTool>>(tools: T, shield: Shield, options: ShieldToolsOptions = {}): T {
-  const out: Record<string, ExecutableTool> = {};
+  // Built from entries (own data properties, as the SDK's own objects are): assigning
+  // `out[name]` would lose a tool named `__proto__` (it would set the prototype instead).
+  const out: [string, ExecutableTool][] = [];
   for (const [name, tool] of Object.entries(tools)) {
     const original = tool.execute as ((input: unknown, opts: unknown) => unknown) | undefined;
     if (!original) {
-      out[name] = tool;
+      out.push([name, tool]);
       continue;
     }
     const execute = async (input: unknown, opts: unknown): Promise<unknown> => {
@@ -64,9 +66,9 @@ export function shieldTools<T extends Record<string, ExecutableTool>>(tools: T, 
       if (labels.length > 0) shield.observe(labels);
       return output;
     };
-    out[name] = { ...tool, execute: execute as ExecutableTool['execute'] };
+    out.push([name, { ...tool, execute: execute as ExecutableTool['execute'] }]);
   }
-  return out as T;
+  return Object.fromEntries(out) as T;
 }
 
 /** A `prepareStep` hook: only tools the shield allows are active in the next step. */

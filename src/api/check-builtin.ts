@@ -9,6 +9,7 @@ import { ExitCode } from '../diagnostics/exit-codes.js';
 import type { GameSpec } from '../game/spec.js';
 import type { IsolatedChecker, IsolatedRequest, IsolatedResult } from '../synthesis/isolated.js';
 import type { Explanation } from './explanation.js';
+import type { TheoryListing } from './theory-listing.js';
 import { isFormula, pathOf, type SpecSource, textOf, timeoutMsOf } from './inputs.js';
 import { type CheckInput, type CheckOptions, type CheckTuning, inputList, type SpecVerdict, type Verdict, verdictExitCode } from './verdict.js';
 
@@ -30,7 +31,15 @@ export async function* checkEachBuiltin(
       ? { label: '<formula>', request: { ltl: { formula: input.ltl, ins: input.ins, outs: input.outs }, timeoutMs, synthesize: options.states !== false } }
       : {
           label: pathOf(input),
-          request: { file: pathOf(input), text: textOf(input), params: options.params, importRoot: options.importRoot, timeoutMs, synthesize: options.states !== false },
+          request: {
+            file: pathOf(input),
+            text: textOf(input),
+            params: options.params,
+            importRoot: options.importRoot,
+            theory: options.theory,
+            timeoutMs,
+            synthesize: options.states !== false,
+          },
         },
   );
   const checker: IsolatedChecker | undefined = canIsolate()
@@ -40,7 +49,7 @@ export async function* checkEachBuiltin(
     for (const [i, { label, request }] of requests.entries()) {
       options.onStart?.(label, `${i + 1}/${requests.length}`);
       const result: IsolatedResult = checker ? await checker.check(request) : await runInProcess(request);
-      yield await verdictOf(label, result, () => specOf(request), options, timeoutMs);
+      yield await verdictOf(label, result, () => specOf(request), options, timeoutMs, request.file === undefined ? undefined : { path: request.file, text: request.text });
     }
     // The worker's part is done: free its core for the composed check.
     await checker?.close();
@@ -57,6 +66,7 @@ async function verdictOf(
   load: () => Promise<GameSpec>,
   options: CheckOptions,
   timeoutMs: number,
+  theoryFile?: { readonly path: string; readonly text?: string },
 ): Promise<SpecVerdict> {
   const none = { errors: [], warnings: [], notes: [] };
   if (result.verdict === 'error') {
@@ -67,6 +77,7 @@ async function verdictOf(
   const notes: Diagnostic[] = [];
   const explanation =
     result.verdict === 'unrealizable' && options.explain !== false ? await explainSafely(load, timeoutMs, notes) : undefined;
+  const theory = theoryFile === undefined ? undefined : await theoryOf(theoryFile, load, options);
   return {
     spec: label,
     verdict: result.verdict,
@@ -74,6 +85,7 @@ async function verdictOf(
     ...(result.states !== undefined ? { states: result.states } : {}),
     ...(result.reason ? { reason: result.reason } : {}),
     ...(explanation ? { explanation } : {}),
+    ...(theory ? { theory } : {}),
     errors: [],
     warnings: result.warnings ?? [],
     notes,
@@ -85,7 +97,38 @@ async function verdictOf(
 async function specOf(request: IsolatedRequest): Promise<GameSpec> {
   const { loadGame, loadLtlGame } = await import('../frontend/load.js');
   if (request.ltl) return loadLtlGame(request.ltl.formula, [...request.ltl.ins], [...request.ltl.outs]);
-  return loadGame(String(request.file), { params: request.params, importRoot: request.importRoot, text: request.text });
+  return loadGame(String(request.file), { params: request.params, importRoot: request.importRoot, text: request.text, theory: request.theory });
+}
+
+/**
+ * The theory facts of a TSL file read under a theory: its header's, or `theory`'s. The spec is
+ * loaded again here only for such files (the check itself may have run in a worker).
+ */
+async function theoryOf(
+  file: { readonly path: string; readonly text?: string },
+  load: () => Promise<GameSpec>,
+  options: CheckOptions,
+): Promise<TheoryListing | undefined> {
+  if (!file.path.toLowerCase().endsWith('.tsl')) return undefined;
+  const { hasTheoryHeader, theoryListing } = await import('./theory-listing.js');
+  if (options.theory === undefined) {
+    let text = file.text;
+    if (text === undefined) {
+      try {
+        const { readUserFile } = await import('../diagnostics/sources.js');
+        text = readUserFile(file.path);
+      } catch {
+        return undefined;
+      }
+    }
+    if (!hasTheoryHeader(text)) return undefined;
+  }
+  try {
+    return theoryListing(await load());
+  } catch {
+    // The verdict stands; a spec that no longer loads has nothing to list.
+    return undefined;
+  }
 }
 
 /**

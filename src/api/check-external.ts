@@ -23,7 +23,7 @@ export async function* checkEachExternally(sources: readonly SpecSource[], optio
     const warnings: Diagnostic[] = [];
     let spec: GameSpec;
     try {
-      spec = await loadGame(label, { importRoot: options.importRoot, params: options.params, text: textOf(source), onWarning: (d) => warnings.push(d) });
+      spec = await loadGame(label, { importRoot: options.importRoot, params: options.params, theory: options.theory, text: textOf(source), onWarning: (d) => warnings.push(d) });
     } catch (err) {
       // One bad file is reported and the others are still checked, as with the builtin engine.
       if (!(err instanceof UserError)) throw err;

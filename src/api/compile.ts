@@ -124,6 +124,7 @@ async function compileUnit(specs: readonly SpecSource[], name: string | undefine
       runtimeImport: options.runtimeImport,
       timeoutMs,
       importRoot: options.importRoot,
+      theory: options.theory,
       sources,
       onWarning: (d) => warnings.push(d),
       onImport: (path) => dependencies.add(resolve(path)),

@@ -7,6 +7,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { UserError } from '../diagnostics/diagnostic.js';
 import type { ExitCodeValue } from '../diagnostics/exit-codes.js';
+import type { TheoryName } from '../game/spec.js';
 
 /**
  * A spec: the path of a `.tsl`/`.tlsf` file, or its text in memory with a path. The path names
@@ -31,6 +32,8 @@ export interface ReadOptions {
   readonly importRoot?: string;
   /** TLSF GLOBAL PARAMETERS overrides (`--param n=3`). */
   readonly params?: Readonly<Record<string, number>>;
+  /** Read TSL specs in this theory, overriding their `#LIA`/`#UF` header (`none`: all uninterpreted). */
+  readonly theory?: TheoryName | 'none';
 }
 
 /** Options of the functions that solve a game. */

@@ -26,6 +26,7 @@ export async function loadSource(
     text: textOf(input),
     importRoot: options.importRoot,
     params: options.params,
+    theory: options.theory,
     onWarning,
     onImport: (path) => dependencies?.add(path),
     deadline: options.deadline,

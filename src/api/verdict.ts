@@ -6,6 +6,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { ExitCode, type ExitCodeValue } from '../diagnostics/exit-codes.js';
 import type { Explanation } from './explanation.js';
 import type { FormulaSpec, Outcome, SolveOptions, SpecSource } from './inputs.js';
+import type { TheoryListing } from './theory-listing.js';
 
 export interface CheckOptions extends SolveOptions {
   /** Synthesize to report controller states (default true; false: verdict only, faster). */
@@ -40,6 +41,8 @@ export interface SpecVerdict {
   /** Which back end answered, when `synthesizer` is not the builtin engine. */
   readonly backend?: string;
   readonly explanation?: Explanation;
+  /** What a `#LIA`/`#UF` theory (header or `theory` option) added to this spec. */
+  readonly theory?: TheoryListing;
   /** Input errors of this spec (verdict `error`). */
   readonly errors: readonly Diagnostic[];
   readonly warnings: readonly Diagnostic[];

@@ -12,7 +12,8 @@ import type { LtlNode } from '../../runtime/ltl/syntax.js';
 import type { LabelRules } from '../../runtime/monitor/label.js';
 import type { PropertySpec } from '../../runtime/monitor/progression.js';
 import { type Diagnostic, type SourceSpan, UserError, error } from '../diagnostics/diagnostic.js';
-import { jsonStringSpan, jsonSyntaxError } from '../diagnostics/json-position.js';
+import { jsonSyntaxError } from '../diagnostics/json-position.js';
+import { type JsonPath, jsonValueOffset, ruleNodeProblem } from './rule-node.js';
 import type { AuditMissingPolicy } from './fields.js';
 import { englishRule as readEnglishRule } from '../../runtime/shield/english/rule.js';
 
@@ -134,15 +135,16 @@ export function parseRuleJson(text: string, file: string): RuleSet {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) fail(file, 'expected a JSON object');
   const obj = data as Record<string, unknown>;
   const raw = obj.properties;
-  const list: { name: string; formula: unknown; description?: unknown }[] = Array.isArray(raw)
+  // `at`: where the formula is in the JSON, for locating problems inside a formula object.
+  const list: { name: string; formula: unknown; description?: unknown; at: JsonPath }[] = Array.isArray(raw)
     ? raw.map((p, i) => {
         if (p === null || typeof p !== 'object') fail(file, `properties[${i}] must be an object with "name" and "formula"`);
         const r = p as Record<string, unknown>;
         if (typeof r.name !== 'string' || r.name === '') fail(file, `properties[${i}] needs a "name"`);
-        return { name: r.name, formula: r.formula, description: r.description };
+        return { name: r.name, formula: r.formula, description: r.description, at: ['properties', i, 'formula'] };
       })
     : raw && typeof raw === 'object'
-      ? Object.entries(raw as Record<string, unknown>).map(([name, formula]) => ({ name, formula }))
+      ? Object.entries(raw as Record<string, unknown>).map(([name, formula]) => ({ name, formula, at: ['properties', name] }))
       : fail(file, 'expected "properties": a list of {name, formula} or an object name → formula');
   const names = new Set<string>();
   const properties = list.map((p) => {
@@ -156,17 +158,45 @@ export function parseRuleJson(text: string, file: string): RuleSet {
         if (!(err instanceof LtlSyntaxError)) throw err;
         const english = englishRule(p.name, p.formula);
         // Located at the formula's string in the file (or the property's name) when it can be found there.
-        if (typeof english === 'string') fail(file, `property '${p.name}': ${english}`, 'english', jsonStringSpan(text, file, p.name, p.formula, 0, p.formula.length + 2));
+        if (typeof english === 'string') fail(file, `property '${p.name}': ${english}`, 'english', stringSpan(text, file, p.at, p.formula, 0, p.formula.length + 2));
         if (english) return { ...english, ...(typeof p.description === 'string' ? { description: p.description } : {}) };
-        const at = jsonStringSpan(text, file, p.name, p.formula, err.offset, err.length);
+        const at = stringSpan(text, file, p.at, p.formula, err.offset + 1, err.length);
         fail(file, `property '${p.name}': ${err.message}${at ? '' : ` at column ${err.col} of "${p.formula}"`}`, 'parse', at);
       }
-    } else if (isNode(p.formula)) formula = p.formula;
-    else fail(file, `property '${p.name}' needs a "formula" (Spot syntax text or an LtlNode object)`, 'rules', jsonStringSpan(text, file, p.name));
+    } else if (isNode(p.formula)) {
+      // Checked as Spot text would be (shape, and nesting within the LTL limit) before a monitor recurses over it.
+      const problem = ruleNodeProblem(p.formula);
+      if (problem) {
+        const offset = jsonValueOffset(text, [...p.at, ...problem.path]);
+        throw new UserError(error(`property '${p.name}': ${problem.problem}`, offset === undefined ? { file, line: 1, col: 1 } : spanAt(text, file, offset), 'rules'));
+      }
+      formula = p.formula;
+    } else {
+      const offset = jsonValueOffset(text, p.at);
+      fail(file, `property '${p.name}' needs a "formula" (Spot syntax text or an LtlNode object)`, 'rules', offset === undefined ? undefined : spanAt(text, file, offset));
+    }
     return { name: p.name, formula, ...(typeof p.description === 'string' ? { description: p.description } : {}) };
   });
   if (properties.length === 0) fail(file, 'no properties', 'empty');
   return { properties, ...parseLabelConfig(obj, file) };
+}
+
+/**
+ * Where character `inside` of the string value at `path` is in the file (0: its opening quote),
+ * through JSON's escapes when the file writes the string as JSON.stringify does; else the quote.
+ */
+function stringSpan(text: string, file: string, path: JsonPath, value: string, inside: number, length: number): SourceSpan | undefined {
+  const offset = jsonValueOffset(text, path);
+  if (offset === undefined) return undefined;
+  if (!text.startsWith(JSON.stringify(value), offset)) return spanAt(text, file, offset);
+  const raw = inside === 0 ? 0 : JSON.stringify(value.slice(0, inside - 1)).length - 1;
+  return { ...spanAt(text, file, offset + raw), length: Math.max(1, length) };
+}
+
+function spanAt(text: string, file: string, offset: number): SourceSpan {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { file, line, col: offset - (before.lastIndexOf('\n') + 1) + 1, length: 1 };
 }
 
 /** The label part of a rules or labels file; a labels file without a "labels" key is the rules themselves. */

@@ -11,6 +11,7 @@
  */
 import { type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
+import { dict } from '../../runtime/dict.js';
 import type { HoaAcceptance, HoaAutomaton, HoaEdge, HoaLabel, HoaState } from './hoa.js';
 import { hoaStateCount } from './hoa.js';
 import { aliasTable, DnfTooLargeError, formulaToLabel, labelCubes, labelToFormula } from './hoa-label.js';
@@ -94,8 +95,8 @@ export function hoaToMealy(aut: HoaAutomaton, options: HoaConvertOptions = {}): 
         throw err;
       }
       for (const lits of cubes) {
-        const input: Record<string, boolean> = {};
-        const output: Record<string, boolean> = {};
+        const input = dict<boolean>();
+        const output = dict<boolean>();
         for (let i = 0; i < lits.length; i++) {
           if (lits[i] === 0) continue;
           (controllable.has(i) ? output : input)[names[i]] = lits[i] === 1;

@@ -77,7 +77,7 @@ export function parseFast(command: string, argv: readonly string[], table: Optio
       if (decl.array) return undefined;
       options[name] = { type: 'boolean' };
       // parseArgs in Node 20 has no `--no-` form: declare it as its own flag and fold it below.
-      if (negated(name) in table.options) return undefined;
+      if (Object.hasOwn(table.options, negated(name))) return undefined;
       options[negated(name)] = { type: 'boolean' };
     } else options[name] = { type: 'string', multiple: decl.array === true };
   }
@@ -92,7 +92,7 @@ export function parseFast(command: string, argv: readonly string[], table: Optio
       positionals.push(token.value);
       continue;
     }
-    const negative = !(token.name in table.options);
+    const negative = !Object.hasOwn(table.options, token.name);
     const name = negative ? token.name.slice(3) : token.name;
     const decl = table.options[name];
     const next = tokens[i + 1];

@@ -11,9 +11,11 @@ import { ExitCode } from './exit-codes.js';
 import { reportError } from './errors.js';
 import { commands } from './commands/index.js';
 import { parseFast } from './fast-args.js';
+import { markStdinArguments } from './io.js';
 
 
-export async function main(argv: readonly string[]): Promise<void> {
+export async function main(rawArgv: readonly string[]): Promise<void> {
+  const argv = markStdinArguments(rawArgv);
   if (await runFast(argv)) return;
   let wantsJson = argv.includes('--json');
   const { default: yargs } = await import('yargs');

@@ -8,7 +8,8 @@
  */
 import type { SignalData } from '../../runtime/table.js';
 import { error, UserError } from '../diagnostics/diagnostic.js';
-import type { GameSpec, PropositionInfo, SignalGroup } from '../game/spec.js';
+import type { GameSpec, PropositionInfo, SignalGroup, TheoryName } from '../game/spec.js';
+import { withTheory } from '../theory/index.js';
 
 export function composeGames(name: string, specs: readonly GameSpec[]): GameSpec {
   if (specs.length === 1) return { ...specs[0], name };
@@ -53,7 +54,12 @@ export function composeGames(name: string, specs: readonly GameSpec[]): GameSpec
       }
     }
 
-  return {
+  // A composition is read in the theory of its parts, and the theory's facts are derived again
+  // over all predicates together (a fact may relate predicates of different files).
+  const theories = new Set(specs.flatMap((s) => (s.theory ? [s.theory] : [])));
+  if (theories.size > 1) throw new UserError(error(`cannot compose specs read in different theories (${[...theories].map((t) => `#${t}`).join(', ')})`, undefined, 'compose'));
+  const theory: TheoryName | undefined = [...theories][0];
+  const composed: GameSpec = {
     name,
     file: specs.map((s) => s.file ?? s.name).join(' + '),
     semantics,
@@ -66,4 +72,7 @@ export function composeGames(name: string, specs: readonly GameSpec[]): GameSpec
     guarantees: specs.flatMap((s) => s.guarantees),
     tslSignals: specs.some((s) => s.tslSignals) ? [...roles.values()] : undefined,
   };
+  if (theory === undefined) return composed;
+  const span = specs.flatMap((s) => s.assumptions).find((p) => p.theory !== undefined)?.span;
+  return withTheory(composed, theory, { span }).game;
 }

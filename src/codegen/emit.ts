@@ -23,6 +23,11 @@ export interface EmitOptions {
 
 /** Names of the built-in functions the runtime provides (kept in sync with runtime/builtins.ts). */
 const BUILTINS = new Set(['add', 'sub', 'mul', 'div', 'eq', 'lt', 'gt', 'lte', 'gte']);
+/** The built-ins a theory fixes (runtime/builtins.ts `theoryFunctions`): not part of the implementation. */
+const FIXED_BY_THEORY: Readonly<Record<'LIA' | 'UF', ReadonlySet<string>>> = {
+  LIA: new Set(['add', 'sub', 'mul', 'eq', 'lt', 'gt', 'lte', 'gte']),
+  UF: new Set(['eq']),
+};
 const COMPARISONS = new Set(['eq', 'lt', 'gt', 'lte', 'gte']);
 
 /**
@@ -132,6 +137,8 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
 
   // Default value types follow the built-ins (signal-types.ts); the pipeline refused mixes already.
   const inferred = inferSignalTypes(table);
+  const fixed = table.theory ? FIXED_BY_THEORY[table.theory] : new Set<string>();
+  const optionalBuiltins = [...BUILTINS].filter((b) => !fixed.has(b) && !(table.theory === 'LIA' && b === 'div'));
   if (inferred.conflicts.length > 0) throw new EmitError(inferred.conflicts[0].message);
   const roleKeys = (role: 'input' | 'cell' | 'output'): string[] =>
     table.signals.filter((s) => s.role === role).map((s) => json(signalKey.get(s.name)));
@@ -151,11 +158,15 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
     name: names.shape,
     isExported: true,
     docs: [`Every signal of ${specDisplay}; the type argument of \`${names.create}\` must have these keys.`],
-    properties: table.signals.map((s) => ({
-      name: signalKey.get(s.name)!,
-      type: 'unknown',
-      docs: [`${s.role} signal \`${commentText(s.name)}\``],
-    })),
+    properties: table.signals.map((s) => {
+      // Under #LIA a number-typed signal is an integer: the runtime's built-ins refuse anything else.
+      const integer = table.theory === 'LIA' && inferred.types.get(s.name) === 'number';
+      return {
+        name: signalKey.get(s.name)!,
+        type: integer ? 'number' : 'unknown',
+        docs: [`${s.role} signal \`${commentText(s.name)}\`${integer ? ' (an integer: #LIA)' : ''}`],
+      };
+    }),
   });
   file.addInterface({
     kind: StructureKind.Interface,
@@ -175,9 +186,12 @@ export function emitControllerModule(table: ControllerTable, metadata: Controlle
     typeParameters: [{ name: 'S', constraint: names.shape, default: names.defaults }],
     docs: [
       `The predicates and functions of ${specDisplay}, usually LLM calls. Each may return a promise. ` +
-        `Built-ins (${[...BUILTINS].join(', ')}) are optional: the runtime supplies defaults.`,
+        (fixed.size > 0
+          ? `Under #${table.theory} the runtime evaluates ${[...fixed].join(', ')} itself (the controller was synthesized for their exact meaning), so they are not part of this interface` +
+            (optionalBuiltins.length > 0 ? `; the other built-ins (${optionalBuiltins.join(', ')}) are optional: the runtime supplies defaults.` : '.')
+          : `Built-ins (${[...BUILTINS].join(', ')}) are optional: the runtime supplies defaults.`),
     ],
-    properties: [...uses].map(([fn, use]) => {
+    properties: [...uses].filter(([fn]) => !fixed.has(fn)).map(([fn, use]) => {
       const types = paramTypes.get(fn)!;
       const paramScope = new IdentifierScope();
       const params = use.params.map((_, i) => {
@@ -356,6 +370,7 @@ function tableWriter(table: ControllerTable): WriterFunction {
     writer.write('{').newLine();
     writer.indent(() => {
       field('name', table.name);
+      if (table.theory !== undefined) field('theory', table.theory);
       writer.writeLine('signals: [');
       writer.indent(() => table.signals.forEach((s) => writer.writeLine(`${json(s)},`)));
       writer.writeLine('],');

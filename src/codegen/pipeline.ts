@@ -13,7 +13,8 @@ import type { ControllerMetadata } from '../../runtime/table.js';
 import { error, UserError } from '../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadGame } from '../frontend/load.js';
-import type { GameSpec } from '../game/spec.js';
+import { InputReadError, readInputFile } from '../diagnostics/read-input.js';
+import type { GameSpec, TheoryName } from '../game/spec.js';
 import type { MealyMachine } from '../game/mealy.js';
 import { synthesize } from '../synthesis/index.js';
 import { formatCounterexample, verifyController } from '../verify/index.js';
@@ -41,6 +42,8 @@ export interface CompileRequest {
   readonly onWarning?: (d: Diagnostic) => void;
   /** TSL imports only from inside this directory (`--import-root`). */
   readonly importRoot?: string;
+  /** The theory to read the specs in, overriding their headers (`--theory`). */
+  readonly theory?: TheoryName | 'none';
   /** The back end (`--synthesizer`); default: the builtin engine. Its controller is re-verified here. */
   readonly synthesizer?: ControllerSynthesizer;
   /** Texts of spec files the caller already has (in memory, or read for a cache), by path. */
@@ -93,7 +96,13 @@ export async function compileSpecs(request: CompileRequest): Promise<CompileOutc
   for (const file of request.files) {
     const text = request.sources?.get(file) ?? readText(file);
     texts.push(text);
-    const game = await loadGame(file, { text, onWarning: request.onWarning, importRoot: request.importRoot, onImport: request.onImport });
+    const game = await loadGame(file, {
+      text,
+      onWarning: request.onWarning,
+      importRoot: request.importRoot,
+      onImport: request.onImport,
+      theory: request.theory,
+    });
     if (!game.tslSignals)
       throw new UserError(error(`${file}: only TSL specifications can be compiled to controllers`, undefined, 'compile-format'));
     games.push(game);
@@ -157,10 +166,10 @@ export function assertVerified(spec: GameSpec, machine: MealyMachine): void {
 
 function readText(file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return readInputFile(file);
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-    throw new UserError(error(`cannot read ${file}: ${reason}`, undefined, 'io'));
+    if (err instanceof InputReadError) throw new UserError(error(err.message, undefined, 'io'));
+    throw err;
   }
 }
 

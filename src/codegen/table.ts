@@ -13,6 +13,7 @@
 import type { ControllerTable, DecisionNode, PredicateData, SignalData, StateData, UpdateData } from '../../runtime/table.js';
 import type { GameSpec, SpecPart } from '../game/spec.js';
 import type { Cube, MealyMachine } from '../game/mealy.js';
+import { own } from '../../runtime/dict.js';
 import { atoms } from '../ltl/formula.js';
 
 /** A machine that cannot be compiled: a bug upstream (synthesis/reader), not a user mistake. */
@@ -81,7 +82,8 @@ export function buildControllerTable(spec: GameSpec, machine: MealyMachine, name
     if (!signals.some((s) => s.name === group.signal))
       throw new TableBuildError(`${spec.name}: signal group ${group.signal} has no signal declaration`);
 
-  const specParts = [...spec.initially, ...spec.preset, ...spec.assumptions, ...spec.guarantees];
+  // Theory facts are not lines the user wrote: transitions cite the user's own lines only.
+  const specParts = [...spec.initially, ...spec.preset, ...spec.assumptions, ...spec.guarantees].filter((p) => p.theory === undefined);
   const partAtoms = specParts.map((part) => ({ part, atoms: atoms(part.formula) }));
   // The files spec lines come from, in first-mention order, so a composed controller's
   // explanations can say which file a line is in.
@@ -125,15 +127,24 @@ export function buildControllerTable(spec: GameSpec, machine: MealyMachine, name
     return { index, decision: buildDiagram(rows, index, spec.name) };
   });
 
-  return { name, signals, predicates, updates, initialState: machine.initial, states, ...(specFiles.length > 0 ? { specFiles } : {}) };
+  return {
+    name,
+    ...(spec.theory ? { theory: spec.theory } : {}),
+    signals,
+    predicates,
+    updates,
+    initialState: machine.initial,
+    states,
+    ...(specFiles.length > 0 ? { specFiles } : {}),
+  };
 }
 
 /** Pick the update proposition of one signal that the output cube allows, preferring the self-update. */
 function chooseUpdate(signal: string, group: readonly string[], selfUpdate: string | undefined, output: Cube): string {
-  const setTrue = group.filter((p) => output[p] === true);
+  const setTrue = group.filter((p) => own(output, p) === true);
   if (setTrue.length > 1) throw new TableBuildError(`signal ${signal}: a transition performs ${setTrue.join(' and ')} at once`);
   if (setTrue.length === 1) return setTrue[0];
-  const allowed = group.filter((p) => output[p] !== false);
+  const allowed = group.filter((p) => own(output, p) !== false);
   if (selfUpdate !== undefined && allowed.includes(selfUpdate)) return selfUpdate;
   if (allowed.length === 0) throw new TableBuildError(`signal ${signal}: a transition forbids every update`);
   return allowed[0];

@@ -1,7 +1,6 @@
 /**
- * Positions in JSON files, for diagnostics at file:line:col: a `JSON.parse` failure (V8 reports
- * a character offset, "… in JSON at position 12"; editors want a line and a column), and where a
- * key or string value stands in the text (JSON.parse keeps no positions).
+ * A `JSON.parse` failure as a diagnostic at file:line:col. V8 reports a character offset
+ * ("… in JSON at position 12"); editors want a line and a column.
  */
 import { type Diagnostic, error, type SourceSpan } from './diagnostic.js';
 
@@ -18,19 +17,4 @@ export function jsonSyntaxError(text: string, file: string, err: Error): Diagnos
   const offset = m ? Math.min(Number(m[1]), text.length) : text.length;
   const message = err.message.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '');
   return error(`not valid JSON: ${message}`, spanAt(text, file, offset), 'parse');
-}
-
-/**
- * Where the key `key` stands (its opening quote), searching from `from`; with `value`, where that
- * string value after the key stands, plus `inside` characters of the decoded string (mapped back
- * through JSON's escapes). Undefined when the text spells them differently (e.g. `\u` escapes).
- */
-export function jsonStringSpan(text: string, file: string, key: string, value?: string, inside = 0, length?: number): SourceSpan | undefined {
-  const keyAt = text.indexOf(JSON.stringify(key));
-  if (keyAt < 0) return undefined;
-  if (value === undefined) return spanAt(text, file, keyAt, JSON.stringify(key).length);
-  const valueAt = text.indexOf(JSON.stringify(value), keyAt + JSON.stringify(key).length);
-  if (valueAt < 0) return undefined;
-  const raw = JSON.stringify(value.slice(0, inside)).length - 1;
-  return spanAt(text, file, valueAt + raw, length);
 }

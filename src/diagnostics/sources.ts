@@ -6,18 +6,23 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { type Diagnostic, formatDiagnostic, UserError } from './diagnostic.js';
+import { InputReadError, readInputFile } from './read-input.js';
 
 const sources = new Map<string, string>();
 
-/** Read a user file; a missing or unreadable file is a user error, not a crash. */
+/**
+ * Read a file named by a user (`-` on the command line is standard input), at most
+ * `MAX_INPUT_BYTES`; a missing, unreadable, oversized or unsuitable file (directory, device) is a
+ * user error, not a crash or a hang.
+ */
 export function readUserFile(path: string): string {
   try {
-    const text = readFileSync(path, 'utf8');
+    const text = readInputFile(path);
     sources.set(path, text);
     return text;
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
-    throw new UserError({ severity: 'error', message: `cannot read ${path}: ${reason}`, code: 'io' });
+    if (err instanceof InputReadError) throw new UserError({ severity: 'error', message: err.message, code: 'io' });
+    throw err;
   }
 }
 

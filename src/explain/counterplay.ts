@@ -11,6 +11,7 @@ import { evaluateOnLasso, type Lasso } from '../automata/lasso.js';
 import { committedInput, type Counterstrategy, counterstrategyStep } from '../game/counterstrategy.js';
 import type { Cube, MealyMachine } from '../game/mealy.js';
 import { cubeMatches } from '../game/mealy.js';
+import { dict, mergeDicts } from '../../runtime/dict.js';
 import type { GameSpec, SpecPart } from '../game/spec.js';
 import { and, type Formula } from '../ltl/formula.js';
 import { progress, statusOf } from '../ltl/progress.js';
@@ -43,7 +44,7 @@ export interface Play {
 export class CounterplayError extends Error {}
 
 const complete = (cube: Cube, names: readonly string[]): Valuation =>
-  Object.fromEntries(names.map((n) => [n, cube[n] === true]));
+  dict(names.map((n) => [n, cube[n] === true]));
 
 /** Play `cs` against `controller` until the joint state repeats (at most `maxSteps`). */
 export function playAgainst<S>(cs: Counterstrategy, controller: ControllerModel<S>, maxSteps = 10_000): Play {
@@ -104,7 +105,7 @@ export function mealyModel(spec: GameSpec, m: MealyMachine): ControllerModel<num
 }
 
 export function completeOutput(spec: GameSpec, cube: Cube): Valuation {
-  const out: Record<string, boolean> = {};
+  const out = dict<boolean>();
   for (const o of spec.outputs) out[o.name] = cube[o.name] === true;
   for (const g of spec.signals) {
     if (g.updates.some((u) => cube[u] === true)) continue;
@@ -121,10 +122,9 @@ export function signalRespectingOutputs(spec: GameSpec, limit = 64): Valuation[]
   let count = 2 ** free.length;
   for (const g of spec.signals) count *= g.updates.length;
   if (count > limit) return undefined;
-  let partial: Record<string, boolean>[] = [{}];
-  for (const g of spec.signals)
-    partial = partial.flatMap((p) => g.updates.map((u) => ({ ...p, ...Object.fromEntries(g.updates.map((v) => [v, v === u])) })));
-  for (const n of free) partial = partial.flatMap((p) => [{ ...p, [n]: false }, { ...p, [n]: true }]);
+  let partial: Record<string, boolean>[] = [dict()];
+  for (const g of spec.signals) partial = partial.flatMap((p) => g.updates.map((u) => mergeDicts(p, dict(g.updates.map((v) => [v, v === u])))));
+  for (const n of free) partial = partial.flatMap((p) => [mergeDicts(p, dict([[n, false]])), mergeDicts(p, dict([[n, true]]))]);
   return partial;
 }
 

@@ -7,6 +7,7 @@
  * break out of a DOT string or a Mermaid label.
  */
 import type { Cube, MealyMachine } from '../game/mealy.js';
+import { own } from '../../runtime/dict.js';
 import type { GameSpec } from '../game/spec.js';
 import { completeOutput } from './counterplay.js';
 import { simplifyGuard } from './guards.js';
@@ -43,7 +44,7 @@ export function buildDiagram(machine: MealyMachine, spec: GameSpec): Diagram {
     to: g.to,
     updates: g.updates,
     guard: simplifyGuard(g.cubes).map((cube) =>
-      machine.inputs.filter((n) => n in cube).map((n) => (cube[n] ? vocab.term(n) : `¬${vocab.term(n)}`)),
+      machine.inputs.filter((n) => Object.hasOwn(cube, n)).map((n) => (cube[n] ? vocab.term(n) : `¬${vocab.term(n)}`)),
     ),
   }));
   edges.sort((a, b) => a.from - b.from || a.to - b.to);
@@ -53,7 +54,7 @@ export function buildDiagram(machine: MealyMachine, spec: GameSpec): Diagram {
 function chosenUpdates(output: Readonly<Record<string, boolean>>, names: readonly string[], vocab: Vocabulary): string[] {
   const out: string[] = [];
   for (const n of names) {
-    if (!output[n]) continue;
+    if (own(output, n) !== true) continue;
     if (vocab.signalOf(n) !== undefined && vocab.isSelfUpdate(n)) continue;
     out.push(vocab.term(n));
   }

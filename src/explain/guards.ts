@@ -4,21 +4,22 @@
  * that the cubes actually mention; beyond that, only cubes differing in one literal are merged.
  */
 import type { Cube } from '../game/mealy.js';
+import { dict, mergeDicts, own } from '../../runtime/dict.js';
 
 const EXACT_LIMIT = 10;
 
 export function simplifyGuard(cubes: readonly Cube[]): Cube[] {
   if (cubes.length === 0) return [];
-  if (cubes.some((c) => Object.keys(c).length === 0)) return [{}];
+  if (cubes.some((c) => Object.keys(c).length === 0)) return [dict()];
   const vars = [...new Set(cubes.flatMap((c) => Object.keys(c)))].sort();
-  if (vars.length > EXACT_LIMIT) return mergeAdjacent(cubes.map((c) => ({ ...c })));
+  if (vars.length > EXACT_LIMIT) return mergeAdjacent(cubes.map((c) => mergeDicts(c)));
   // Minterms as bit masks over `vars`.
   const minterms = new Set<number>();
   for (const c of cubes) {
-    const free = vars.map((v, i) => (v in c ? -1 : i)).filter((i) => i >= 0);
+    const free = vars.map((v, i) => (Object.hasOwn(c, v) ? -1 : i)).filter((i) => i >= 0);
     let base = 0;
     vars.forEach((v, i) => {
-      if (c[v]) base |= 1 << i;
+      if (own(c, v) === true) base |= 1 << i;
     });
     for (let k = 0; k < 1 << free.length; k++) {
       let m = base;
@@ -28,7 +29,7 @@ export function simplifyGuard(cubes: readonly Cube[]): Cube[] {
       minterms.add(m);
     }
   }
-  if (minterms.size === 1 << vars.length) return [{}];
+  if (minterms.size === 1 << vars.length) return [dict()];
   // Implicants as (value, mask-of-cared-bits); combine pairs differing in one cared bit.
   const full = (1 << vars.length) - 1;
   let level = new Map<string, { value: number; care: number }>();
@@ -72,7 +73,7 @@ export function simplifyGuard(cubes: readonly Cube[]): Cube[] {
     for (const m of [...uncovered]) if ((m & best.care) === best.value) uncovered.delete(m);
   }
   return chosen.map((p) => {
-    const cube: Record<string, boolean> = {};
+    const cube = dict<boolean>();
     vars.forEach((v, i) => {
       if (p.care & (1 << i)) cube[v] = (p.value & (1 << i)) !== 0;
     });
@@ -99,9 +100,9 @@ function mergeAdjacent(cubes: Record<string, boolean>[]): Cube[] {
         const b = cubes[j];
         const ka = Object.keys(a);
         if (ka.length !== Object.keys(b).length) continue;
-        const differing = ka.filter((k) => !(k in b) || a[k] !== b[k]);
-        if (differing.length !== 1 || !(differing[0] in b)) continue;
-        const rest = { ...a };
+        const differing = ka.filter((k) => !Object.hasOwn(b, k) || a[k] !== b[k]);
+        if (differing.length !== 1 || !Object.hasOwn(b, differing[0])) continue;
+        const rest = mergeDicts(a);
         delete rest[differing[0]];
         cubes.splice(j, 1);
         cubes[i] = rest;

@@ -8,6 +8,7 @@ import { evaluateOnLasso, type Lasso } from '../automata/lasso.js';
 import { committedInput, type Counterstrategy, counterstrategyStep } from '../game/counterstrategy.js';
 import type { GameSpec, SpecPart } from '../game/spec.js';
 import type { MealyMachine } from '../game/mealy.js';
+import { dict, mergeDicts } from '../../runtime/dict.js';
 import type { Formula } from '../ltl/formula.js';
 import { completeOutput, mealyModel, type Valuation } from './counterplay.js';
 import { progress, statusOf } from '../ltl/progress.js';
@@ -66,7 +67,7 @@ export async function playAsController(spec: GameSpec, cs: Counterstrategy, io: 
     const committed = cs.seesCurrentOutputs ? undefined : committedInput(cs, state);
     if (committed) io.print(`step ${step}: the environment makes ${describeInputs(committed, cs.inputs, vocab)}`);
     else io.print(`step ${step}: choose first; the environment answers after seeing your choice`);
-    const output: Record<string, boolean> = Object.fromEntries(spec.outputs.map((o) => [o.name, false]));
+    const output = dict(spec.outputs.map((o) => [o.name, false]));
     for (const g of spec.signals) {
       const options = g.updates.map((u, i) => `${i + 1}) ${vocab.isSelfUpdate(u) ? `keep ${g.signal}` : vocab.term(u)}`).join('  ');
       const pick = await askNumber(io, `${g.signal}: ${options} > `, g.updates.length);
@@ -85,7 +86,7 @@ export async function playAsController(spec: GameSpec, cs: Counterstrategy, io: 
       return { kind: 'violated', step, parts: [] };
     }
     if (!committed) io.print(`  the environment makes ${describeInputs(move.input, cs.inputs, vocab)}`);
-    const letter: Valuation = { ...Object.fromEntries(cs.inputs.map((n) => [n, move.input[n] === true])), ...output };
+    const letter: Valuation = mergeDicts(dict(cs.inputs.map((n) => [n, move.input[n] === true])), output);
     letters.push(new Set(Object.keys(letter).filter((n) => letter[n])));
     formulas = formulas.map((f) => progress(f, (n) => letter[n] === true));
     state = move.next;
@@ -108,7 +109,7 @@ export async function playAsEnvironment(spec: GameSpec, controller: MealyMachine
   let state = model.initial;
   io.print(`You are the environment; the controller (${controller.stateCount} state${controller.stateCount === 1 ? '' : 's'}) tries to satisfy: ${describeParts(parts)}`);
   for (let step = 1; step <= maxSteps; step++) {
-    const input: Record<string, boolean> = {};
+    const input = dict<boolean>();
     for (const name of controller.inputs) {
       const yes = await askYesNo(io, `step ${step}: ${vocab.term(name)}? [y/n] > `);
       if (yes === undefined) return { kind: 'stopped', step };
@@ -116,7 +117,7 @@ export async function playAsEnvironment(spec: GameSpec, controller: MealyMachine
     }
     const output = model.output(state, input);
     io.print(`  the controller chooses ${describeOutputs(output, controller.outputs, vocab)}`);
-    const letter: Valuation = { ...input, ...completeOutput(spec, output) };
+    const letter: Valuation = mergeDicts(input, completeOutput(spec, output));
     formulas = formulas.map((f) => progress(f, (n) => letter[n] === true));
     state = model.next(state, input, output);
     const broken = parts.filter((_, i) => statusOf(formulas[i]) === 'violated');

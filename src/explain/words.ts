@@ -50,7 +50,7 @@ export function partText(part: SpecPart): string {
 
 /** `inCave s = false, inMarket s = true` for the input side of a cube. */
 export function describeInputs(cube: Cube, names: readonly string[], vocab: Vocabulary): string {
-  const shown = names.filter((n) => n in cube).map((n) => `${vocab.term(n)} ${cube[n] ? 'true' : 'false'}`);
+  const shown = names.filter((n) => Object.hasOwn(cube, n)).map((n) => `${vocab.term(n)} ${cube[n] ? 'true' : 'false'}`);
   return shown.length === 0 ? 'anything' : shown.join(', ');
 }
 
@@ -62,7 +62,7 @@ export function describeOutputs(cube: Cube, names: readonly string[], vocab: Voc
   const chosen: string[] = [];
   const keptSignals = new Set<string>();
   for (const n of names) {
-    if (!(n in cube)) continue;
+    if (!Object.hasOwn(cube, n)) continue;
     const signal = vocab.signalOf(n);
     if (signal !== undefined) {
       if (cube[n] && vocab.isSelfUpdate(n)) keptSignals.add(signal);

@@ -8,7 +8,8 @@
 import { extname } from 'node:path';
 import { readUserFile, registerSource } from '../diagnostics/sources.js';
 import { error, type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
-import type { GameSpec } from '../game/spec.js';
+import { isStdinPath } from '../diagnostics/read-input.js';
+import type { GameSpec, TheoryName } from '../game/spec.js';
 
 export interface LoadOptions {
   /** TLSF GLOBAL PARAMETERS overrides (`--param n=3`). */
@@ -30,6 +31,18 @@ export interface LoadOptions {
    * parameters, definitions and big operators can expand for a long time).
    */
   readonly deadline?: number;
+  /** TSL: the theory to read the spec in, overriding its header (`--theory`); `none`: uninterpreted. */
+  readonly theory?: TheoryName | 'none';
+}
+
+/** `--theory lia|uf|none` as a load option (undefined when the flag is absent). */
+export function theoryOption(value: unknown): TheoryName | 'none' | undefined {
+  if (value === undefined) return undefined;
+  const v = String(value).toLowerCase();
+  if (v === 'lia') return 'LIA';
+  if (v === 'uf') return 'UF';
+  if (v === 'none') return 'none';
+  throw new UserError(error(`--theory expects lia, uf or none, not '${String(value)}'`, undefined, 'usage'));
 }
 
 /** Loading passed `LoadOptions.deadline`; callers report `unknown (timeout)`. */
@@ -42,14 +55,29 @@ export class FrontEndTimeout extends Error {
 
 export const SPEC_EXTENSIONS = ['.tsl', '.tlsf'] as const;
 
+/** Does the text start as a TLSF file does: comments and white space, then `INFO {`? */
+function looksLikeTlsf(text: string): boolean {
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (;;) {
+    if (/\s/.test(text[i] ?? '')) i++;
+    else if (text.startsWith('//', i)) i = text.indexOf('\n', i) < 0 ? text.length : text.indexOf('\n', i) + 1;
+    else if (text.startsWith('/*', i)) i = text.indexOf('*/', i + 2) < 0 ? text.length : text.indexOf('*/', i + 2) + 2;
+    else break;
+  }
+  return /^INFO\s*\{/.test(text.slice(i, i + 64));
+}
+
 export async function loadGame(path: string, options: LoadOptions = {}): Promise<GameSpec> {
-  const ext = extname(path).toLowerCase();
-  if (!(SPEC_EXTENSIONS as readonly string[]).includes(ext)) {
+  const stdin = isStdinPath(path);
+  let ext = extname(path).toLowerCase();
+  if (!stdin && !(SPEC_EXTENSIONS as readonly string[]).includes(ext)) {
     throw new UserError(
       error(`${path}: unknown specification type '${ext || '(none)'}' (expected .tsl or .tlsf)`, undefined, 'file-type'),
     );
   }
   const text = options.text ?? readUserFile(path);
+  // Standard input has no extension: a TLSF spec opens with its INFO section, a TSL one cannot.
+  if (stdin) ext = looksLikeTlsf(text) ? '.tlsf' : '.tsl';
   registerSource(path, text);
   if (ext === '.tsl') {
     const { loadTslGame } = await import('../tsl/index.js');
@@ -61,6 +89,7 @@ export async function loadGame(path: string, options: LoadOptions = {}): Promise
         registerSource(file, imported);
         options.onImport?.(file, imported);
       },
+      theory: options.theory,
     });
     for (const d of loaded.diagnostics) options.onWarning?.(d);
     return loaded.game;

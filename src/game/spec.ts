@@ -17,6 +17,23 @@ export interface SpecPart {
   readonly span?: SourceSpan;
   /** The formula as the user wrote it, for messages. */
   readonly text?: string;
+  /** Set on assumptions a theory justifies (`#LIA`, `#UF`) rather than the user's text. */
+  readonly theory?: TheoryProvenance;
+}
+
+/** The theories a TSL spec can be read in (`#LIA`, `#UF` headers; see docs/theories.md). */
+export type TheoryName = 'LIA' | 'UF';
+
+/** Where a theory assumption comes from, in words a user can check. */
+export interface TheoryProvenance {
+  readonly theory: TheoryName;
+  /**
+   * consistency: predicates over the same terms that cannot hold together; update: what an
+   * update makes true at the next step; reachability: repeating an update reaches a predicate.
+   */
+  readonly kind: 'consistency' | 'update' | 'reachability';
+  /** The fact, e.g. `n < 3 and n >= 3 cannot both hold`. */
+  readonly fact: string;
 }
 
 /** What a proposition stands for in the user's terms (TSL predicate or update). */
@@ -62,6 +79,11 @@ export interface GameSpec {
   readonly guarantees: readonly SpecPart[];
   /** TSL only: every signal name with its role (input / cell / output), for code generation. */
   readonly tslSignals?: readonly SignalData[];
+  /**
+   * TSL only: the theory the predicates and functions are read in (`#LIA`, `#UF`); its
+   * assumptions are among `assumptions`, marked with `theory`. Absent: all are uninterpreted.
+   */
+  readonly theory?: TheoryName;
 }
 
 /** `G` of "exactly one update per signal", for every signal group. */

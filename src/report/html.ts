@@ -26,6 +26,8 @@ export interface ReportInput {
   readonly explanation?: UnrealizableExplanation;
   /** Why the verdict is unknown, or other remarks. */
   readonly note?: string;
+  /** The assumptions a theory header added (`#LIA`, `#UF`), listed under their own heading. */
+  readonly theory?: { readonly name: string; readonly facts: ReadonlyArray<{ readonly kind: string; readonly fact: string }> };
 }
 
 const STYLE = `
@@ -44,6 +46,8 @@ ul.core a { cursor: pointer; font-family: ui-monospace, monospace; }
 pre.story { background: #f6f8fa; padding: 12px; border-radius: 6px; font-size: 13px; white-space: pre-wrap; }
 .diagram-box { overflow: auto; border: 1px solid #d0d7de; border-radius: 6px; }
 details pre { font-size: 12px; }
+ul.theory { font-family: ui-monospace, monospace; font-size: 13px; }
+ul.theory .kind { color: #57606a; display: inline-block; min-width: 7em; }
 `;
 
 const SCRIPT = `
@@ -111,6 +115,14 @@ export function renderReport(input: ReportInput): string {
       body.push('<h2>Counterplay</h2><p>How the environment defeats every controller:</p>');
       body.push(`<pre class="story">${escapeHtml(renderStory(e.story))}</pre>`);
     }
+  }
+
+  if (input.theory && input.theory.facts.length > 0) {
+    const t = input.theory;
+    body.push(`<h2>Assumed from ${escapeHtml(t.name)}</h2>`);
+    body.push(`<p>Facts of the theory about this spec's predicates and updates, each checked valid before it was assumed (${t.facts.length}):</p><ul class="theory">`);
+    for (const f of t.facts) body.push(`<li><span class="kind">${escapeHtml(f.kind)}</span> ${escapeHtml(f.fact)}</li>`);
+    body.push('</ul>');
   }
 
   if (input.diagram) {

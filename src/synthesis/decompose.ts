@@ -12,6 +12,7 @@
 import { BddManager } from '../automata/bdd.js';
 import { translateLtlSymbolic } from '../automata/translate.js';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
+import { dict, mergeDicts } from '../../runtime/dict.js';
 import { type GameSpec, inputNames, outputNames, type SignalGroup, type SpecPart } from '../game/spec.js';
 import { atoms, conjuncts, type Formula } from '../ltl/formula.js';
 import { minimizeMealy } from './extract.js';
@@ -141,7 +142,7 @@ export function productOfControllers(
     outputs,
     stateCount: 1,
     initial: 0,
-    transitions: [{ from: 0, input: {}, output: { ...idle }, to: 0 }],
+    transitions: [{ from: 0, input: dict(), output: mergeDicts(idle), to: 0 }],
   };
   const sorted = [...parts].sort((a, b) => a.transitions.length - b.transitions.length);
   for (const m of sorted) {
@@ -176,7 +177,7 @@ function product2(a: MealyMachine, b: MealyMachine, tick: () => void, maxTransit
         tick();
         const input = meet(ta.input, tb.input);
         if (!input) continue;
-        transitions.push({ from: h, input, output: { ...ta.output, ...tb.output }, to: idOf(ta.to, tb.to) });
+        transitions.push({ from: h, input, output: mergeDicts(ta.output, tb.output), to: idOf(ta.to, tb.to) });
         if (transitions.length > maxTransitions) throw new ControllerTooLarge();
       }
   }
@@ -190,9 +191,9 @@ export class ControllerTooLarge extends Error {
 }
 
 function meet(x: Cube, y: Cube): Cube | undefined {
-  const out: Record<string, boolean> = { ...x };
+  const out = mergeDicts(x);
   for (const k in y) {
-    if (k in out && out[k] !== y[k]) return undefined;
+    if (Object.hasOwn(out, k) && out[k] !== y[k]) return undefined;
     out[k] = y[k];
   }
   return out;

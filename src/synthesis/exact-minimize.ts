@@ -20,6 +20,7 @@
 import { createRequire } from 'node:module';
 import type LogicSolver from 'logic-solver';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
+import { dict, mergeDicts } from '../../runtime/dict.js';
 import { minimumColouring } from './colouring.js';
 import { minimizeMealy } from './extract.js';
 
@@ -61,9 +62,9 @@ export const DEFAULT_EXACT_BUDGET: ExactBudget = { maxStates: 20, maxClauses: 60
 
 /** Intersection of two cubes, or undefined when they conflict. */
 function meet(a: Cube, b: Cube): Cube | undefined {
-  const out: Record<string, boolean> = { ...a };
+  const out = mergeDicts(a);
   for (const k in b) {
-    if (k in out && out[k] !== b[k]) return undefined;
+    if (Object.hasOwn(out, k) && out[k] !== b[k]) return undefined;
     out[k] = b[k];
   }
   return out;
@@ -202,7 +203,7 @@ function merge(m: MealyMachine, byState: readonly MealyTransition[][], colour: I
     const members = [...byState.keys()].filter((s) => colour[s] === c);
     // Refine the members' input cubes into common regions; on each, outputs are compatible and
     // successors share a colour (the SAT constraints), so their meet is a valid move for all.
-    let regions: { input: Cube; output: Cube; to: number }[] = [{ input: {}, output: {}, to: -1 }];
+    let regions: { input: Cube; output: Cube; to: number }[] = [{ input: dict(), output: dict(), to: -1 }];
     for (const s of members) {
       const next: typeof regions = [];
       for (const r of regions)

@@ -11,6 +11,7 @@
  */
 import type { Counterstrategy, CounterstrategyTransition } from '../game/counterstrategy.js';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
+import { dict, own } from '../../runtime/dict.js';
 import { dominatedBy, type SolvedGame, activeOf } from './game.js';
 import type { ProgressOracle } from './progress.js';
 import { completeCube, type Dimension, expandPart } from './split.js';
@@ -202,7 +203,7 @@ export function extractMealyController(
       transitions.push({ from: s, input: leaf.part.cube, output: pick.output, to });
     });
     // Inputs that break an invariant assumption: the spec holds vacuously from here on.
-    const idle = completeCube({}, outputDims);
+    const idle = completeCube(dict(), outputDims);
     for (const part of game.table.excludedFor(activeOf(game.vectors[u]), () => {}))
       transitions.push({ from: s, input: part.cube, output: idle, to: s });
   }
@@ -281,8 +282,8 @@ function firstMoverStrategy(
 }
 
 function completeInputs(cube: Cube, inputs: readonly string[]): Cube {
-  const out: Record<string, boolean> = {};
-  for (const i of inputs) out[i] = cube[i] ?? false;
+  const out = dict<boolean>();
+  for (const i of inputs) out[i] = own(cube, i) ?? false;
   return out;
 }
 

@@ -30,6 +30,7 @@ import { type Mover, MoveTable, type SolvedGame, solveBounded, Timeout } from '.
 import { solveOnTheFly } from './otf.js';
 import { progressOracle } from './progress.js';
 import { actWhileWaiting, type GuaranteeAutomaton, hasEventuality } from './waiting.js';
+import { dict } from '../../runtime/dict.js';
 import { completeCube, type Dimension, dimensionsFor } from './split.js';
 import { type Ucw, ucwFromTgba } from './ucw.js';
 
@@ -388,7 +389,7 @@ function solveDecomposed(spec: GameSpec, options: SynthesisOptions, want: Wanted
   const stats: SynthesisStats = { K, automatonStates, gamePositions: positions, parts: plan.parts.length };
   if (!want.controller) return { verdict: 'realizable', stats };
   const outputDims = dimensionsFor(outputNames(spec), spec.signals);
-  const controller = productOfControllers(inputNames(spec), outputNames(spec), controllers, completeCube({}, outputDims), budget.tick);
+  const controller = productOfControllers(inputNames(spec), outputNames(spec), controllers, completeCube(dict(), outputDims), budget.tick);
   return { verdict: 'realizable', controller, stats };
 }
 

@@ -19,15 +19,18 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { TheoryName } from '../game/spec.js';
 
 export interface IsolatedRequest {
   readonly file?: string;
-  /** The text of `file` when the caller has it (an in-memory source); else the file is read. */
+  /** The file's text when the caller has it (an in-memory source, or standard input or a pipe, which can be read only once); else the file is read. */
   readonly text?: string;
   readonly ltl?: { readonly formula: string; readonly ins: readonly string[]; readonly outs: readonly string[] };
   readonly params?: Readonly<Record<string, number>>;
   /** TSL imports only from inside this directory (`--import-root`). */
   readonly importRoot?: string;
+  /** Read a TSL spec in this theory, overriding its header (`--theory`). */
+  readonly theory?: TheoryName | 'none';
   readonly timeoutMs: number;
   /** Synthesize (and count controller states) instead of only checking. */
   readonly synthesize: boolean;
@@ -333,6 +336,7 @@ export async function runInProcess(request: IsolatedRequest, limits?: InProcessL
           params: request.params,
           importRoot: request.importRoot,
           text: request.text,
+          theory: request.theory,
           onWarning: (d) => warnings.push(d),
           deadline,
         });

@@ -11,6 +11,7 @@ import type { Counterstrategy, CounterstrategyTransition } from '../game/counter
 import type { MealyMachine } from '../game/mealy.js';
 import { exactlyOne, type GameSpec, specFormula } from '../game/spec.js';
 import { FALSE, type Formula, not, or, and, ap, TRUE } from '../ltl/formula.js';
+import { mergeDicts } from '../../runtime/dict.js';
 import { atomsOf, cofactor, cofactorCube } from './split.js';
 import { sccs } from './ucw.js';
 
@@ -38,7 +39,7 @@ export function checkControllerAgainst(spec: GameSpec, m: MealyMachine, formula:
     if (satisfiable(not(covered))) problems.push(`state ${s} does not react to every input`);
   }
   for (const t of m.transitions) {
-    for (const o of spec.outputs) if (!(o.name in t.output)) problems.push(`output ${o.name} unassigned`);
+    for (const o of spec.outputs) if (!Object.hasOwn(t.output, o.name)) problems.push(`output ${o.name} unassigned`);
     for (const g of spec.signals) {
       const on = g.updates.filter((u) => t.output[u] === true).length;
       if (on !== 1) problems.push(`signal ${g.signal} gets ${on} updates in one step`);
@@ -105,7 +106,7 @@ function productHasAcceptingCycle(
   for (let h = 0; h < queue.length; h++) {
     const [s, q] = queue[h];
     for (const t of byState[s]) {
-      const letter = { ...t.input, ...t.output };
+      const letter = mergeDicts(t.input, t.output);
       for (const e of aut.edges[q]) {
         const g = guard(e.guard, letter);
         if (g === FALSE || !satisfiable(g)) continue;

@@ -11,6 +11,7 @@
  */
 import { and, FALSE, type Formula, not, or, rebuild, TRUE, children } from '../ltl/formula.js';
 import type { Cube } from '../game/mealy.js';
+import { dict, mergeDicts } from '../../runtime/dict.js';
 import type { Bdd, Node } from './bdd.js';
 
 export interface Dimension {
@@ -85,12 +86,12 @@ export function dimensionsFor(
     if (g.updates.length === 0 || !g.updates.every((u) => own.has(u))) continue;
     if (g.updates.some((u) => grouped.has(u))) continue;
     for (const u of g.updates) grouped.add(u);
-    const options = g.updates.map((chosen) => Object.fromEntries(g.updates.map((u) => [u, u === chosen])));
+    const options = g.updates.map((chosen) => dict(g.updates.map((u) => [u, u === chosen])));
     const self = g.selfUpdate === undefined ? -1 : g.updates.indexOf(g.selfUpdate);
     dims.push({ vars: g.updates, options, preferred: Math.max(0, self) });
   }
   for (const p of props)
-    if (!grouped.has(p)) dims.push({ vars: [p], options: [{ [p]: false }, { [p]: true }], preferred: 0 });
+    if (!grouped.has(p)) dims.push({ vars: [p], options: [dict([[p, false]]), dict([[p, true]])], preferred: 0 });
   return dims;
 }
 
@@ -298,7 +299,7 @@ export class LazyPart implements SplitPart {
     readonly merged: readonly (readonly Cube[])[],
   ) {}
   get cube(): Cube {
-    this.#cube ??= Object.assign({}, ...this.options) as Cube;
+    this.#cube ??= mergeDicts(...this.options);
     return this.#cube;
   }
   /**
@@ -326,10 +327,11 @@ function sameChanges(a: readonly number[], b: readonly number[]): boolean {
 
 /** Complete a cube with the preferred option of every dimension it leaves open. */
 export function completeCube(cube: Cube, dims: readonly Dimension[]): Cube {
-  const out: Record<string, boolean> = { ...cube };
+  const out = mergeDicts(cube);
   for (const d of dims) {
-    if (d.vars.some((v) => v in out)) continue;
-    Object.assign(out, d.options[d.preferred]);
+    if (d.vars.some((v) => Object.hasOwn(out, v))) continue;
+    const option = d.options[d.preferred];
+    for (const v of Object.keys(option)) out[v] = option[v];
   }
   return out;
 }
@@ -337,6 +339,6 @@ export function completeCube(cube: Cube, dims: readonly Dimension[]): Cube {
 /** Every cube a part stands for: its cube with each merged dimension expanded. */
 export function expandPart(part: SplitPart): Cube[] {
   let cubes: Cube[] = [part.cube];
-  for (const options of part.merged) cubes = cubes.flatMap((c) => options.map((o) => ({ ...c, ...o })));
+  for (const options of part.merged) cubes = cubes.flatMap((c) => options.map((o) => mergeDicts(c, o)));
   return cubes;
 }

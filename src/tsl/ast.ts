@@ -74,9 +74,29 @@ export interface Definition {
 
 export interface TslAst {
   readonly file: string;
-  /** `#UF`, `#EUF`, `#LIA`, `#QF_UF` (theory header; informational). */
+  /** `#UF`, `#EUF`, `#LIA`, `#QF_UF`: the theory the predicates are read in (docs/theories.md). */
   readonly header?: string;
+  /** Where the header is. */
+  readonly headerLoc?: Loc;
   readonly imports: readonly Import[];
   readonly definitions: readonly Definition[];
   readonly sections: readonly Section[];
+}
+
+/** The expressions directly inside `e`, for the walkers that must not recurse (deep specs). */
+export function exprChildren(e: Expr): readonly Expr[] {
+  switch (e.kind) {
+    case 'app':
+      return e.args;
+    case 'update':
+      return [e.value];
+    case 'unary':
+      return [e.arg];
+    case 'binary':
+    case 'arith':
+    case 'compare':
+      return [e.left, e.right];
+    default:
+      return [];
+  }
 }

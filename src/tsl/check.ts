@@ -10,6 +10,7 @@ import type { Definition, Expr, Loc, TslAst } from './ast.js';
 import { COST_CAP, ExpansionCosts, type Scope } from './expansion-cost.js';
 import { type ImportAccess, importKey, readImport, resolvedImportRoot } from './import-file.js';
 import { parseTsl } from './parse.js';
+import { expandedDepthDiagnostic, FormulaDepths, sourceDepthDiagnostics } from './depth.js';
 import { precedenceWarnings } from './precedence.js';
 import {
   ARITH_FUNCTION,
@@ -169,6 +170,9 @@ class Checker {
         let imported: TslAst;
         try {
           imported = parseTsl(read.path, read.text);
+          // Its definitions are walked recursively once used: refuse here what is too deep for that.
+          const tooDeep = sourceDepthDiagnostics(imported, read.text);
+          if (tooDeep.length > 0) throw new UserError(tooDeep);
         } catch (err) {
           if (!(err instanceof UserError)) throw err;
           // The imported file is a .tsl file (nothing else is read): show where it is wrong, and where it was imported.
@@ -523,6 +527,10 @@ class Checker {
 export function checkTsl(ast: TslAst, source: string, options: CheckOptions = {}): CheckedTsl {
   const checker = new Checker(options);
   const scope = checker.buildScope(ast, [importKey(ast.file, options)]);
+  // Before any pass that recurses over formulas: a formula too deep for them is refused where it crosses the limit.
+  const tooDeep = sourceDepthDiagnostics(ast, source);
+  if (tooDeep.length > 0) throw new UserError(sortDiagnostics([...checker.errors, ...tooDeep]));
+  const depths = new FormulaDepths();
   checker.warnings.push(...precedenceWarnings(ast));
 
   const formulas: CheckedFormula[] = [];
@@ -531,6 +539,12 @@ export function checkTsl(ast: TslAst, source: string, options: CheckOptions = {}
   for (const section of ast.sections) {
     for (const raw of section.formulas) {
       if (!checker.affordable(raw, scope)) continue;
+      // Affordable, but maybe still too deep once its definitions are expanded.
+      const deep = expandedDepthDiagnostic(depths, raw, scope, source);
+      if (deep) {
+        checker.errors.push(deep);
+        continue;
+      }
       const expanded = checker.expand(raw, scope, new Map(), []);
       const formula = checker.formula(expanded, ast.file);
       countReads(formula, selfReads, allReads);

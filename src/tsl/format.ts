@@ -8,7 +8,7 @@
  * Given the source text, comments are kept: before the item or formula they precede (comments
  * inside a formula move in front of it) or after it on the same line.
  */
-import type { Expr, TslAst } from './ast.js';
+import { type Expr, exprChildren, type TslAst } from './ast.js';
 
 export interface FormatOptions {
   /** `curried` (default, what tsltools reads): `p x (f y)`; `call`: `p(x, f(y))`. */
@@ -65,22 +65,6 @@ function levelOf(e: Expr): number {
   }
 }
 
-function childrenOf(e: Expr): readonly Expr[] {
-  switch (e.kind) {
-    case 'app':
-      return e.args;
-    case 'update':
-      return [e.value];
-    case 'unary':
-      return [e.arg];
-    case 'binary':
-    case 'arith':
-    case 'compare':
-      return [e.left, e.right];
-    default:
-      return [];
-  }
-}
 
 /** The loosest level each operand of a binary node may have without brackets. */
 function operandLevels(x: Extract<Expr, { readonly left: Expr }>): [left: number, right: number] {
@@ -109,7 +93,7 @@ function neededDepths(root: Expr, style: 'curried' | 'call'): Map<Expr, number> 
   const stack: Expr[] = [root];
   while (stack.length > 0) {
     const x = stack[stack.length - 1];
-    const pending = childrenOf(x).filter((c) => !depth.has(c));
+    const pending = exprChildren(x).filter((c) => !depth.has(c));
     if (pending.length > 0) {
       stack.push(...pending);
       continue;

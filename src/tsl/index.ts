@@ -6,8 +6,10 @@ import { type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import type { GameSpec } from '../game/spec.js';
 import { abstractTsl, type NamingScheme } from './abstraction.js';
 import { type CheckOptions, checkTsl, type TslSymbols } from './check.js';
-import { depthPoint } from './depth-point.js';
-import { parseTsl } from './parse.js';
+import { deepestPoint, parseTsl } from './parse.js';
+import { theoryErrors } from './theory-check.js';
+import type { TheoryName } from '../game/spec.js';
+import { type DeriveResult, theoryOfHeader, withTheory } from '../theory/index.js';
 
 export type { TslAst, Expr, Section, Definition, Import, Loc } from './ast.js';
 export type { CheckedTsl, CheckOptions, CoreFormula, SymbolInfo, TslSymbols } from './check.js';
@@ -27,6 +29,8 @@ export { precedenceWarnings } from './precedence.js';
 export interface TslLoadOptions extends CheckOptions {
   /** `readable` (default): `inCave_s`, `u_storyPassage_toCave_s`; `tsltools`: tsl2tlsf's `p0…`/`u0…`. */
   readonly names?: NamingScheme;
+  /** The theory to read the spec in, overriding its header (`--theory`); `none`: uninterpreted. */
+  readonly theory?: TheoryName | 'none';
 }
 
 export interface TslLoadResult {
@@ -34,6 +38,8 @@ export interface TslLoadResult {
   readonly symbols: TslSymbols;
   /** Warnings only: errors are thrown as one `UserError`. */
   readonly diagnostics: Diagnostic[];
+  /** How the theory's assumptions were derived, when the spec is read in a theory. */
+  readonly theory?: DeriveResult;
 }
 
 /** Parses, checks and abstracts a `.tsl` file into a game. Throws `UserError` on any error. */
@@ -41,8 +47,16 @@ export function loadTslGame(file: string, text: string, options: TslLoadOptions 
   return guardDepth(file, text, () => {
     const ast = parseTsl(file, text);
     const checked = checkTsl(ast, text, options);
-    const game = abstractTsl(checked, basename(file, extname(file)), options.names ?? 'readable');
+    let game = abstractTsl(checked, basename(file, extname(file)), options.names ?? 'readable');
     const diagnostics = [...checked.warnings];
+    const theory = options.theory === 'none' ? undefined : (options.theory ?? theoryOfHeader(ast.header));
+    let derivation: DeriveResult | undefined;
+    if (theory !== undefined) {
+      const errors = theoryErrors(checked, theory, ast.header ?? `#${theory}`);
+      if (errors.length > 0) throw new UserError(errors);
+      const span = ast.headerLoc && ast.header === `#${theory}` ? { file, line: ast.headerLoc.line, col: ast.headerLoc.col, length: ast.header.length } : undefined;
+      ({ game, derivation } = withTheory(game, theory, { span }));
+    }
     // A truncated or empty file would otherwise pass CI as trivially realizable.
     if (game.guarantees.length === 0) {
       diagnostics.push({
@@ -52,7 +66,7 @@ export function loadTslGame(file: string, text: string, options: TslLoadOptions 
         code: 'no-guarantees',
       });
     }
-    return { game, symbols: checked.symbols, diagnostics };
+    return { game, symbols: checked.symbols, diagnostics, theory: derivation };
   });
 }
 
@@ -73,7 +87,7 @@ function guardDepth<T>(file: string, text: string, work: () => T): T {
     return work();
   } catch (err) {
     if (err instanceof RangeError) {
-      throw new UserError({ severity: 'error', message: 'formula nested too deeply (split it into several formulas)', span: { file, ...depthPoint(text) }, code: 'too-deep' });
+      throw new UserError({ severity: 'error', message: 'formula nested too deeply (split it into several formulas)', span: { file, ...deepestPoint(text) }, code: 'too-deep' });
     }
     throw err;
   }

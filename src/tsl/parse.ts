@@ -4,19 +4,121 @@
  */
 import { type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import type { TslAst } from './ast.js';
-import { depthPoint } from './depth-point.js';
+import { MAX_FORMULA_DEPTH } from './depth.js';
 import { parse as peggyParse, SyntaxError as PeggySyntaxError } from './generated/parser.js';
 
 export function parseTsl(file: string, text: string): TslAst {
+  checkNesting(file, text);
   try {
     const raw = peggyParse(text, { grammarSource: file }) as Omit<TslAst, 'file'>;
     return { file, ...raw };
   } catch (err) {
     if (err instanceof PeggySyntaxError) throw new UserError(syntaxDiagnostic(file, text, err));
-    // Pathological nesting (thousands of parentheses) exhausts the parser's stack: still a user error.
-    if (err instanceof RangeError) throw new UserError({ severity: 'error', message: 'formula nested too deeply', span: { file, ...depthPoint(text) }, code: 'parse' });
+    // The nesting scan below keeps brackets within what the parser can take; should the stack
+    // still run out (a caller deep in its own stack), it is a user error at the deepest bracket.
+    if (err instanceof RangeError) {
+      const { line, col } = lineColOf(text, nesting(text).deepest);
+      throw new UserError({ severity: 'error', message: 'formula nested too deeply; split it into several formulas', span: { file, line, col, length: 1 }, code: 'too-deep' });
+    }
     throw err;
   }
+}
+
+/**
+ * Brackets (`(`, `[`) and block comments nest by recursion in the parser: each bracket costs a
+ * few dozen stack frames, and a few hundred exhaust the stack. No spec needs more than a few
+ * dozen (the SYNTCOMP TSL benchmarks nest 22 deep), so more than MAX_BRACKET_DEPTH is refused
+ * before parsing, at the bracket that crosses the limit.
+ */
+export const MAX_BRACKET_DEPTH = 256;
+
+function checkNesting(file: string, text: string): void {
+  const { crossing, what } = nesting(text, MAX_BRACKET_DEPTH);
+  if (crossing === undefined) return;
+  const { line, col } = lineColOf(text, crossing);
+  const message = {
+    comment: `comments nested too deeply (more than ${MAX_BRACKET_DEPTH} /* inside each other)`,
+    bracket: `formula nested too deeply (more than ${MAX_BRACKET_DEPTH} brackets inside each other); split it into several formulas`,
+    prefix: `formula nested too deeply (more than ${MAX_FORMULA_DEPTH} operators inside each other); split it into several formulas`,
+  }[what ?? 'bracket'];
+  throw new UserError({ severity: 'error', message, span: { file, line, col, length: what === 'comment' ? 2 : 1 }, code: 'too-deep' });
+}
+
+const PREFIX_WORDS = new Set(['X', 'F', 'G']);
+
+/** `[A-Za-z_]` */
+const identStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+/** `[A-Za-z0-9_'@.]`: the characters of names, qualified names and numbers (NaN at the start: false). */
+const identChar = (c: number): boolean => identStart(c) || (c >= 48 && c <= 57) || c === 39 || c === 64 || c === 46;
+
+/**
+ * One pass over the text as the grammar reads it (line comments, nested block comments, string
+ * literals): the first bracket or comment opening deeper than `limit`, or prefix operator (`!`,
+ * `X`, `F`, `G`: the parser recurses on those too) more than MAX_FORMULA_DEPTH in a row, which
+ * the checker would refuse anyway; and the first opening at the deepest level reached.
+ */
+function nesting(text: string, limit = Infinity): { crossing?: number; what?: 'comment' | 'bracket' | 'prefix'; deepest: number } {
+  let depth = 0;
+  let comments = 0;
+  let max = 0;
+  let deepest = 0;
+  let prefixes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (comments > 0) {
+      if (c === '/' && text[i + 1] === '*') {
+        if (++comments > limit) return { crossing: i, what: 'comment', deepest };
+        i++;
+      } else if (c === '*' && text[i + 1] === '/') {
+        comments--;
+        i++;
+      }
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r' || c === '\n') continue;
+    if (c === '/' && text[i + 1] === '/') {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '*') {
+      comments = 1;
+      i++;
+      continue;
+    }
+    if (c === '!' || (identStart(text.charCodeAt(i)) && !identChar(text.charCodeAt(i - 1)))) {
+      let end = i + 1;
+      if (c !== '!') while (end < text.length && identChar(text.charCodeAt(end))) end++;
+      if (c === '!' || PREFIX_WORDS.has(text.slice(i, end))) {
+        if (++prefixes > MAX_FORMULA_DEPTH) return { crossing: i, what: 'prefix', deepest };
+      } else prefixes = 0;
+      i = end - 1;
+      continue;
+    }
+    prefixes = 0;
+    if (c === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"' && text[i] !== '\n') i++;
+    } else if (c === '(' || c === '[') {
+      if (++depth > limit) return { crossing: i, what: 'bracket', deepest };
+      if (depth > max) {
+        max = depth;
+        deepest = i;
+      }
+    } else if (c === ')' || c === ']') depth = Math.max(0, depth - 1);
+  }
+  return { deepest };
+}
+
+/** The first opening at the deepest bracket level: where to point when a later pass finds a spec too deep. */
+export function deepestPoint(text: string): { line: number; col: number } {
+  return lineColOf(text, nesting(text).deepest);
+}
+
+function lineColOf(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, col: offset - (before.lastIndexOf('\n') + 1) + 1 };
 }
 
 interface Expectation {

@@ -14,6 +14,7 @@ import { stronglyConnectedComponents } from '../automata/scc.js';
 import { Tableau } from '../automata/tableau.js';
 import { type SymbolicTgba, translateLtlSymbolic } from '../automata/translate.js';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
+import { dict, mergeDicts } from '../../runtime/dict.js';
 import { type GameSpec, inputNames, outputNames, specFormula } from '../game/spec.js';
 import { type Formula, not } from '../ltl/formula.js';
 import { simplify } from '../automata/simplify.js';
@@ -165,7 +166,7 @@ function checkProduct(
     for (let i = 0; i < a.length; i++) if (out[i] !== 0) a[i] = out[i];
     assignmentOf.set(t, a);
   }
-  const letterOf = (t: MealyTransition): Cube => ({ ...t.input, ...t.output });
+  const letterOf = (t: MealyTransition): Cube => mergeDicts(t.input, t.output);
 
   // Explore the product breadth-first; product state = (machine state, automaton state).
   const index = new Map<number, number>();
@@ -207,7 +208,7 @@ function checkProduct(
   const lasso = extractLasso(bad, comp, edges, initial);
   const step = (p: number, e: ProductEdge): ControllerStep => {
     const assignment = bdd.satisfyingAssignment(e.guard, letterOf(e.transition)) ?? new Map<string, boolean>();
-    const pick = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, assignment.get(n) ?? false]));
+    const pick = (names: readonly string[]) => dict(names.map((n) => [n, assignment.get(n) ?? false]));
     return { state: pairs[p][0], inputs: pick(inputs), outputs: pick(outputs) };
   };
   const counterexample: Counterexample = {
@@ -328,7 +329,7 @@ export function checkTraceAgainstSpec(spec: GameSpec, steps: readonly Controller
   const a = aut;
   let current = new Set(a.initial.filter((q) => a.edges[q].length > 0));
   for (const [i, s] of steps.entries()) {
-    const letter = a.bdd.assignmentArray({ ...s.inputs, ...s.outputs });
+    const letter = a.bdd.assignmentArray(mergeDicts(s.inputs, s.outputs));
     const next = new Set<number>();
     for (const q of current) for (const e of a.edges[q]) if (a.bdd.compatibleWith(e.guard, letter)) next.add(e.to);
     if (next.size === 0) return { badPrefix: true, step: i };

@@ -99,7 +99,7 @@ export async function drive(table: ControllerTable, spec: GameSpec, steps: numbe
     return next;
   };
   const valuations = (): boolean[][] => {
-    if (n <= 6) {
+    if (n <= 7) {
       const all = Array.from({ length: 1 << n }, (_, bits) => Array.from({ length: n }, (_, i) => ((bits >> i) & 1) === 1));
       for (let i = all.length - 1; i > 0; i--) {
         const j = Math.floor(random() * (i + 1));

@@ -241,3 +241,20 @@ describe('progression monitor against reference semantics', () => {
     expect(m.status()[0].verdict).toBe('violated');
   });
 });
+
+describe('progression monitor: large formulas', () => {
+  it('a chain of 200 xor operators is converted once per operand and polarity (it took 2^n conversions)', () => {
+    // ((q0 xor q1) xor q2) … over 25 propositions used in turn: its value is the parity of the
+    // number of operands that hold.
+    const name = (i: number) => `q${i % 25}`;
+    let chain: LtlNode = ap(name(0));
+    for (let i = 1; i <= 200; i++) chain = bin('xor', chain, ap(name(i)));
+    const parity = (letter: Set<string>) => Array.from({ length: 201 }, (_, i) => letter.has(name(i))).filter(Boolean).length % 2 === 1;
+    const m = new ProgressionMonitor([{ name: 'parity', formula: G(chain) }]);
+    const holds = L('q0', 'q3');
+    const fails = L('q3', 'q7');
+    expect([parity(holds), parity(fails)]).toEqual([true, false]);
+    expect(m.step(holds)).toEqual([]);
+    expect(m.step(fails)).toEqual([{ name: 'parity', verdict: 'violated' }]);
+  }, 20_000);
+});

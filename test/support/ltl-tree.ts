@@ -10,7 +10,7 @@
  * is sharing, not rewriting (the formula denoted is exactly the one parsed), and it keeps
  * syfco's expanded parametric formulas small.
  */
-import type { Formula } from '../../src/ltl/formula.js';
+import { children, type Formula } from '../../src/ltl/formula.js';
 
 /** Operators, by number: the store keeps them in a plain number array. */
 export const Op = {
@@ -320,7 +320,7 @@ export function treeFromFormula(f: Formula): LtlTree {
       stack.pop();
       continue;
     }
-    const kids = operandsOf(g);
+    const kids = children(g);
     if (!top.expanded) {
       top.expanded = true;
       for (const k of kids) if (!done.has(k.id)) stack.push({ f: k, expanded: false });
@@ -332,24 +332,6 @@ export function treeFromFormula(f: Formula): LtlTree {
   return tree.setRoot(done.get(f.id)!);
 }
 
-function operandsOf(f: Formula): readonly Formula[] {
-  switch (f.kind) {
-    case 'true':
-    case 'false':
-    case 'ap':
-      return [];
-    case 'not':
-    case 'X':
-    case 'F':
-    case 'G':
-      return [f.arg];
-    case 'and':
-    case 'or':
-      return f.args;
-    default:
-      return [f.left, f.right];
-  }
-}
 
 function build(tree: LtlTree, f: Formula, kids: readonly number[]): number {
   switch (f.kind) {

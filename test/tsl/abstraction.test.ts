@@ -115,7 +115,7 @@ describe('the other shipped specs', () => {
 
   it('tutor.tsl: hintCount = 3 is the predicate eq hintCount 3', () => {
     const { game } = loadSpec('tutor.tsl');
-    const eq = game.inputs.find((p) => p.predicate?.fn === 'eq');
+    const eq = game.inputs.find((p) => p.predicate?.fn === 'eq' && p.predicate.args[1]?.kind === 'literal' && p.predicate.args[1].value === 3);
     expect(eq?.predicate?.args).toEqual([
       { kind: 'signal', name: 'hintCount' },
       { kind: 'literal', value: 3 },

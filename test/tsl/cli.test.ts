@@ -19,7 +19,8 @@ afterEach(() => {
 
 describe('tslc TSL commands', () => {
   it('symbols --json prints the table', async () => {
-    const r = await tslc('symbols', join(specs, 'choices.tsl'), '--json');
+    // The version of choices.tsl from before #LIA, whose threshold is a boolean input.
+    const r = await tslc('symbols', 'test/fixtures/theories/choices-handwritten.tsl', '--json');
     expect(r.code).toBe(0);
     const table = JSON.parse(r.stdout);
     expect(table.inputs).toEqual(['safeThreshold', 's', 'safe']);
@@ -57,6 +58,37 @@ describe('tslc TSL commands', () => {
     await tslc('fmt', messy, '--write');
     expect(readFileSync(messy, 'utf8')).toBe(r.stdout);
     expect((await tslc('fmt', messy, '--check')).code).toBe(0);
+  });
+
+  it('fmt --check and --write take several files; a broken one is reported and the others are still done', async () => {
+    const tidy = join(dir, 'tidy.tsl');
+    const messy = join(dir, 'messy2.tsl');
+    const broken = join(dir, 'broken.tsl');
+    writeFileSync(tidy, 'guarantee {\n  p(x, y);\n}\n');
+    writeFileSync(messy, 'guarantee { p(x,y) }');
+    writeFileSync(broken, 'guarantee { p(x,, }');
+    const checked = await tslc('fmt', tidy, messy, '--check', '--style', 'call');
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain(`${messy}: not formatted (run tslc fmt --write --style call ${messy})`);
+    expect(checked.stderr).not.toContain(`${tidy}:`);
+    // Printing several files would run them together: that needs --write or --check.
+    expect((await tslc('fmt', tidy, messy)).code).toBe(2);
+    const written = await tslc('fmt', broken, messy, '--write', '--style', 'call');
+    expect(written.code).toBe(2);
+    expect(written.stderr).toMatch(/broken\.tsl:1:\d+: error/);
+    expect(readFileSync(messy, 'utf8')).toBe('guarantee {\n  p(x, y);\n}\n');
+    expect((await tslc('fmt', tidy, messy, '--check', '--style', 'call')).code).toBe(0);
+  });
+
+  it('every shipped spec is formatted (what CI checks with npm run fmt:check)', async () => {
+    const { readdirSync } = await import('node:fs');
+    const files = [specs, join(specs, 'conflicts'), join(specs, 'unrealizable')].flatMap((d) =>
+      readdirSync(d).filter((f) => f.endsWith('.tsl')).map((f) => join(d, f)),
+    );
+    expect(files.length).toBeGreaterThan(10);
+    const r = await tslc('fmt', ...files, '--check', '--style', 'call');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
   });
 
   it('fmt output of long chains is read again (1,000-term U and R chains by symbols, 20,000-term && by fmt --check)', async () => {

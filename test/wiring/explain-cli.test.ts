@@ -36,8 +36,8 @@ describe('tslc check explains unrealizable specs', () => {
     expect(lines[0]).toMatch(/^specs\/unrealizable\/tutor-as-printed\.tsl: unrealizable \(/);
     const rest = lines.slice(1).join('\n');
     expect(rest).toMatch(/core \(minimal/);
-    // The README of specs/unrealizable names the core line: `(! giveAnswer(response)) W (hintCount = 3)`.
-    const line = readFileSync(TUTOR, 'utf8').split('\n').findIndex((l) => l.includes('(! giveAnswer(response)) W')) + 1;
+    // The README of specs/unrealizable names the core line: `!giveAnswer(response) W hintCount = 3`.
+    const line = readFileSync(TUTOR, 'utf8').split('\n').findIndex((l) => l.includes('!giveAnswer(response) W')) + 1;
     expect(rest).toContain(`tutor-as-printed.tsl:${line}`);
     expect(rest).toMatch(/counterplay/);
   });

@@ -5,6 +5,7 @@
  * `inForest/inTown/inMarket/inCave` (and the paper-000 aliases `getTown/getMarket/getCave`) read it.
  * The prompts in examples/cyoa/prompts.ts use exactly these names (a test checks it).
  */
+import { own } from '../../dict.js';
 import type { Rng } from './rng.js';
 import type { Facts, SimWorld } from './world.js';
 
@@ -95,7 +96,7 @@ export function cyoaWorld(options: CyoaWorldOptions = {}): SimWorld {
     functionNames: Object.keys(FUNCTION_TARGETS),
     predicateNames: Object.keys(PREDICATE_TARGETS),
     intent(functionName) {
-      const location = FUNCTION_TARGETS[functionName];
+      const location = own(FUNCTION_TARGETS, functionName);
       return location === undefined ? undefined : { location };
     },
     realize(intent, rng) {
@@ -116,7 +117,7 @@ export function cyoaWorld(options: CyoaWorldOptions = {}): SimWorld {
     },
     predicate(name, passage) {
       if (name === 'endsAtChoice') return passage.endsAtChoice === true;
-      const target = PREDICATE_TARGETS[name];
+      const target = own(PREDICATE_TARGETS, name);
       return target === undefined ? undefined : locationOf(passage) === target;
     },
     summarize(previous, latest, rng) {

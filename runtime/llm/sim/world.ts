@@ -4,6 +4,7 @@
  * summarizes. The simulated model adds the noise (hallucination, evaluator error) around it, so a
  * new domain (a tutor, a robot) only needs a new world, not a new simulator.
  */
+import { own } from '../../dict.js';
 import type { Rng } from './rng.js';
 
 export type FactValue = string | number | boolean | readonly string[];
@@ -36,7 +37,7 @@ export interface SimWorld {
 
 /** A passage honours an intent when every fact the intent names has the intended value. */
 export function honours(facts: Facts, intent: Facts): boolean {
-  return Object.entries(intent).every(([key, value]) => sameFact(facts[key], value));
+  return Object.entries(intent).every(([key, value]) => sameFact(own(facts, key), value));
 }
 
 function sameFact(a: FactValue | undefined, b: FactValue): boolean {

@@ -12,17 +12,11 @@ import { ViolationSample, closedEarlyNote, renderReport } from '../../audit/repo
 import { UserError, error } from '../../diagnostics/diagnostic.js';
 import { audit } from '../../api/audit.js';
 import { renderDiagnostics } from '../io.js';
+import { isStdinPath, STDIN_PATH } from '../../diagnostics/read-input.js';
 
-/** Paths that name this process's standard input (opened as such: a socket cannot be reopened by path). */
-const STDIN_PATHS = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
-
-/**
- * The log argument. yargs turns a lone `-` positional into '' (yargs/yargs-parser#381), so an
- * empty value with `-` on the command line is stdin.
- */
+/** The log argument (a lone `-` arrives as STDIN_PATH: see markStdinArguments). */
 function logArgument(value: unknown): string {
   const text = value === undefined ? '' : String(value);
-  if (text === '' && process.argv.slice(2).includes('-')) return '-';
   if (text === '') throw new UserError(error('no log given: name a file, or - for standard input', undefined, 'usage'));
   return text;
 }
@@ -37,8 +31,11 @@ function positiveInteger(value: unknown, flag: string): number | undefined {
 export async function run(args: Record<string, unknown>): Promise<number> {
   const specPaths = (Array.isArray(args.spec) ? args.spec : [args.spec]).map(String);
   const logArg = logArgument(args.log);
-  const stdin = STDIN_PATHS.has(logArg);
-  const logName = stdin ? (logArg === '-' ? '<stdin>' : logArg) : logArg;
+  // Opened as this process's stdin, not by path: a socket cannot be reopened by path.
+  const stdin = isStdinPath(logArg);
+  const logName = stdin ? (logArg === '-' ? STDIN_PATH : logArg) : logArg;
+  const specsOnStdin = [...specPaths, ...(typeof args.labels === 'string' ? [args.labels] : [])].filter(isStdinPath).length;
+  if (specsOnStdin > 0 && (stdin || specsOnStdin > 1)) throw new UserError(error('standard input (-) can be given only once', undefined, 'usage'));
   const semantics = String(args.semantics ?? 'ltl3');
   if (semantics !== 'ltl3' && semantics !== 'ltlf') throw new UserError(error(`--semantics must be ltl3 or ltlf, not '${semantics}'`, undefined, 'usage'));
   const maxOpenRuns = positiveInteger(args['max-open-runs'], '--max-open-runs');

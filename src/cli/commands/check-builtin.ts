@@ -12,7 +12,9 @@ import { UserError } from '../../diagnostics/diagnostic.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { checkEachBuiltin } from '../../api/check-builtin.js';
 import { combinedExitCode, type CheckInput, type SpecVerdict } from '../../api/verdict.js';
-import { diagnosticsToJson, importRootArg, loadSourceFor, renderDiagnostics, useColor } from '../io.js';
+import type { TheoryListing } from '../../api/theory-listing.js';
+import { diagnosticsToJson, importRootArg, loadSourceFor, readUserFile, renderDiagnostics, useColor } from '../io.js';
+import { isStreamInput } from '../../diagnostics/read-input.js';
 import { isTerminal, writeStderr, writeStdout } from '../out.js';
 
 export const list = (v: unknown): string[] =>
@@ -29,7 +31,10 @@ export function timeoutSecondsOf(args: Record<string, unknown>): number {
 /** The specs `check`'s arguments name: `--ltl` first, then the files. */
 export function checkInputs(args: Record<string, unknown>): CheckInput[] {
   const formula: CheckInput[] = args.ltl !== undefined ? [{ ltl: String(args.ltl), ins: list(args.ins), outs: list(args.outs) }] : [];
-  return [...formula, ...list(args.files)];
+  // Standard input and pipes are read here, once: the check (perhaps in a worker) and the
+  // explanation (here) both need the text.
+  const files = list(args.files).map((file): CheckInput => (isStreamInput(file) ? { path: file, text: readUserFile(file) } : file));
+  return [...formula, ...files];
 }
 
 /** Checks the specs of `args` with the builtin engine and prints one verdict each. */
@@ -45,6 +50,7 @@ export async function runBuiltinCheck(args: Record<string, unknown>, timeoutSeco
       timeout: timeoutSeconds,
       params: await parseParams(list(args.param)),
       importRoot: importRootArg(args),
+      theory: args.theory === undefined ? undefined : (await import('../../frontend/load.js')).theoryOption(args.theory),
       states: args.states !== false,
       // The registry's default (true) turns explanations on for the CLI; in-process callers that
       // pass no `explain` keep the one-line-per-spec output they were written against.
@@ -54,10 +60,11 @@ export async function runBuiltinCheck(args: Record<string, unknown>, timeoutSeco
     },
     { deferOptimization: true, inProcessMs: inProcessMsFromEnv() },
   );
+  const showTheory = args['show-theory'] === true;
   for await (const v of verdicts) {
     codes.push(v.exitCode);
-    if (json) writeStdout(JSON.stringify(verdictJson(v)) + '\n');
-    else printVerdict(v, color);
+    if (json) writeStdout(JSON.stringify(verdictJson(v, showTheory)) + '\n');
+    else printVerdict(v, color, showTheory);
   }
   return combinedExitCode(codes);
 }
@@ -76,7 +83,7 @@ function inProcessMsFromEnv(): number | undefined {
 }
 
 /** The verdict line first (scripts grep `file: verdict`), warnings and notes on stderr. */
-function printVerdict(v: SpecVerdict, color: boolean): void {
+function printVerdict(v: SpecVerdict, color: boolean, showTheory: boolean): void {
   if (v.warnings.length > 0) writeStderr(renderWithSource(v.warnings) + '\n');
   if (v.verdict === 'error') {
     if (v.internalError !== undefined)
@@ -86,11 +93,12 @@ function printVerdict(v: SpecVerdict, color: boolean): void {
   }
   writeStdout(`${v.spec}: ${describe(v, color)}\n`);
   for (const note of v.notes) writeStderr(`${v.spec}: note: ${note.message}\n`);
+  if (v.theory) writeStdout(formatTheory(v.theory, showTheory) + '\n');
   if (v.explanation) writeStdout(v.explanation.text.split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n') + '\n');
 }
 
 /** One JSON object per spec: `{file, verdict, seconds, states?, reason?, explanation?, warnings?}`. */
-function verdictJson(v: SpecVerdict): Record<string, unknown> {
+function verdictJson(v: SpecVerdict, showTheory: boolean): Record<string, unknown> {
   const warnings = v.warnings.length > 0 ? { warnings: diagnosticsToJson(v.warnings) } : {};
   if (v.verdict === 'error') {
     if (v.internalError !== undefined) {
@@ -103,6 +111,7 @@ function verdictJson(v: SpecVerdict): Record<string, unknown> {
   const obj: Record<string, unknown> = { file: v.spec, verdict: v.verdict, seconds: round(v.seconds) };
   if (v.states !== undefined) obj.states = v.states;
   if (v.reason) obj.reason = v.reason;
+  if (v.theory) obj.theory = showTheory ? { name: v.theory.name, facts: v.theory.facts } : { name: v.theory.name, count: v.theory.facts.length };
   if (v.explanation) {
     const { headline, core, assumptions, minimal } = v.explanation;
     obj.explanation = { headline, core, assumptions, minimal };
@@ -111,6 +120,15 @@ function verdictJson(v: SpecVerdict): Record<string, unknown> {
 }
 
 const round = (s: number) => Math.round(s * 100) / 100;
+
+/** The theory's facts (`--show-theory`), or how many there are. */
+function formatTheory(t: TheoryListing, all: boolean): string {
+  const n = t.facts.length;
+  if (!all) return `  assumed from ${t.name}: ${n} fact${n === 1 ? '' : 's'} (--show-theory lists them)`;
+  const lines = [`  assumed from ${t.name}${t.location ? ` (${t.location})` : ''}: ${n} fact${n === 1 ? '' : 's'}`];
+  for (const f of t.facts) lines.push(`    ${f.kind.padEnd(12)} ${f.fact}`);
+  return lines.join('\n');
+}
 
 function describe(v: SpecVerdict, color: boolean): string {
   const paint = (code: number, s: string) => (color ? `\u001b[${code}m${s}\u001b[0m` : s);

@@ -11,6 +11,8 @@ import type { OptionTable } from '../fast-args.js';
 export const SYNTHESIZERS = ['builtin', 'ltlsynt', 'strix', 'auto'];
 export const SYNTHESIZER_HELP = 'back end: builtin engine, ltlsynt (Spot), strix, or auto (builtin and an installed tool race; first verified answer wins)';
 export const IMPORT_ROOT_HELP = 'read TSL imports only from inside this directory (after resolving symlinks); default: anywhere';
+export const THEORY_HELP = 'read TSL specs in this theory, overriding their #LIA/#UF header (none: every predicate uninterpreted)';
+export const THEORIES = ['lia', 'uf', 'none'];
 export const TOOL_TIMEOUT_HELP = 'seconds per spec for an external synthesizer (default 60, or "timeoutSeconds" in tslc.config.json)';
 
 /** Whether the arguments ask for an external back end (`--synthesizer`, `--cross-check`). */
@@ -29,6 +31,8 @@ export const CHECK_OPTIONS: OptionTable = {
     timeout: { type: 'number', default: 60, describe: 'seconds per spec; then the verdict is unknown' },
     param: { type: 'string', array: true, describe: 'TLSF parameter override NAME=VALUE' },
     'import-root': { type: 'string', describe: IMPORT_ROOT_HELP },
+    theory: { choices: THEORIES, describe: THEORY_HELP },
+    'show-theory': { type: 'boolean', default: false, describe: 'list the assumptions a #LIA/#UF theory adds to each spec (with where they come from)' },
     states: { type: 'boolean', default: true, describe: 'synthesize to report controller states (--no-states: verdict only, faster)' },
     json: { type: 'boolean', default: false, describe: 'one JSON object per spec: {file, verdict, seconds, states?, explanation?}' },
     explain: { type: 'boolean', default: true, describe: 'explain an unrealizable spec: core by file:line and counterplay (--no-explain: verdict only)' },

@@ -9,13 +9,14 @@
  * writes, compares and reports.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { theoryOption } from '../../frontend/load.js';
 import { dirname, relative } from 'node:path';
 import { type Diagnostic, UserError } from '../../diagnostics/diagnostic.js';
 import { compile, type CompileOptions, type FileText } from '../../api/compile.js';
 import type { SynthesizerName } from '../../api/inputs.js';
 import { CodegenVerificationError } from '../../codegen/errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { importRootArg, renderDiagnostics } from '../io.js';
+import { importRootArg, refuseStdin, renderDiagnostics } from '../io.js';
 
 interface Options {
   readonly files: string[];
@@ -31,6 +32,7 @@ interface Options {
 function parseOptions(args: Record<string, unknown>): Options {
   const files = (Array.isArray(args.files) ? args.files : [args.files]).filter((f) => f !== undefined).map(String);
   if (files.length === 0) throw new UserError({ severity: 'error', message: 'name at least one .tsl file', code: 'usage' });
+  for (const f of files) refuseStdin(f, 'a compiled module is named after its spec file and checked against it (--check, --watch); save the spec to a file');
   const out = args.out ?? args.o;
   if (typeof out !== 'string' || out === '') throw new UserError({ severity: 'error', message: 'give the output directory with -o <dir>', code: 'usage' });
   const timeoutSeconds = Number(args.timeout ?? 60);
@@ -57,6 +59,7 @@ function parseOptions(args: Record<string, unknown>): Options {
       runtimeImport: args['runtime-import'] === undefined ? undefined : String(args['runtime-import']),
       timeout: timeoutSeconds,
       importRoot: importRootArg(args),
+      theory: theoryOption(args.theory),
       dts: Boolean(args.dts),
       diagram,
       synthesizer: external ? (String(args.synthesizer) as SynthesizerName) : undefined,

@@ -8,6 +8,7 @@
 import { UserError } from '../../diagnostics/diagnostic.js';
 import { explain } from '../../api/explain.js';
 import { diagnosticsToJson, importRootArg, renderDiagnostics } from '../io.js';
+import { theoryOption } from '../../frontend/load.js';
 
 export async function run(args: Record<string, unknown>): Promise<number> {
   const files = (Array.isArray(args.files) ? args.files : [args.files]).filter((f): f is string => typeof f === 'string');
@@ -16,7 +17,12 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   if (!Number.isFinite(seconds) || seconds <= 0)
     throw new UserError({ severity: 'error', message: '--timeout expects a positive number of seconds', code: 'usage' });
   const verbose = Boolean(args.verbose);
-  const result = await explain(files, { timeout: seconds, importRoot: importRootArg(args), onProgress: verbose ? (m) => process.stderr.write(`${m}\n`) : undefined });
+  const result = await explain(files, {
+    timeout: seconds,
+    importRoot: importRootArg(args),
+    theory: theoryOption(args.theory),
+    onProgress: verbose ? (m) => process.stderr.write(`${m}\n`) : undefined,
+  });
   if (result.verdict === 'error') throw new UserError(result.errors);
   const warnings = result.warnings.length > 0 ? { warnings: diagnosticsToJson(result.warnings) } : {};
   if (args.json) {

@@ -5,7 +5,7 @@
  */
 import type { CommandSpec } from '../command.js';
 import { declareOptions } from '../fast-args.js';
-import { CHECK_OPTIONS, IMPORT_ROOT_HELP, SYNTHESIZER_HELP, SYNTHESIZERS, TOOL_TIMEOUT_HELP } from './check-options.js';
+import { CHECK_OPTIONS, IMPORT_ROOT_HELP, SYNTHESIZER_HELP, SYNTHESIZERS, THEORIES, THEORY_HELP, TOOL_TIMEOUT_HELP } from './check-options.js';
 
 /** `tslc synth --format` choices; the command's description names each one. */
 export const SYNTH_FORMATS = ['hoa', 'dot', 'mermaid', 'json'];
@@ -33,6 +33,7 @@ export const commands: readonly CommandSpec[] = [
         .option('param', { type: 'string', array: true, describe: 'TLSF parameter override NAME=VALUE' })
         .option('verbose', { type: 'boolean', default: false, describe: 'print solver progress on stderr' })
         .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP })
+        .option('theory', { choices: THEORIES, describe: THEORY_HELP })
         .option('synthesizer', { choices: SYNTHESIZERS, default: 'builtin', describe: SYNTHESIZER_HELP })
         .option('tool-timeout', { type: 'number', describe: TOOL_TIMEOUT_HELP }),
     load: () => import('./synth.js'),
@@ -50,6 +51,7 @@ export const commands: readonly CommandSpec[] = [
         .option('dts', { type: 'boolean', default: false, describe: "also write <spec>.d.tsl.ts beside each spec: types for `import … from './spec.tsl'` (TypeScript's allowArbitraryExtensions)" })
         .option('runtime-import', { type: 'string', describe: 'module specifier of the runtime (default tslc/runtime)' })
         .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP })
+        .option('theory', { choices: THEORIES, describe: THEORY_HELP })
         .option('timeout', { type: 'number', default: 60, describe: 'synthesis time limit per controller, seconds' })
         .option('json', { type: 'boolean', default: false, describe: 'print a JSON report' })
         .option('diagram', { type: 'string', describe: 'also write <module>.mmd (Mermaid) next to each module; --diagram dot writes <module>.dot' })
@@ -66,7 +68,8 @@ export const commands: readonly CommandSpec[] = [
         .option('timeout', { type: 'number', default: 60, describe: 'total solver budget in seconds' })
         .option('verbose', { type: 'boolean', default: false, describe: 'print core search progress on stderr' })
         .option('json', { type: 'boolean', default: false, describe: 'print the core and story as JSON' })
-        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP }),
+        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP })
+        .option('theory', { choices: THEORIES, describe: THEORY_HELP }),
     load: () => import('./explain.js'),
   },
   {
@@ -77,7 +80,8 @@ export const commands: readonly CommandSpec[] = [
         .positional('files', { type: 'string', array: true, demandOption: true, describe: 'spec files; several are composed' })
         .option('steps', { type: 'number', default: 50, describe: 'stop after this many steps' })
         .option('timeout', { type: 'number', default: 60, describe: 'solver budget in seconds' })
-        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP }),
+        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP })
+        .option('theory', { choices: THEORIES, describe: THEORY_HELP }),
     load: () => import('./play.js'),
   },
   {
@@ -102,7 +106,8 @@ export const commands: readonly CommandSpec[] = [
         .positional('files', { type: 'string', array: true, demandOption: true, describe: 'spec files; several are composed' })
         .option('output', { alias: 'o', type: 'string', default: 'report.html', describe: 'HTML file to write' })
         .option('timeout', { type: 'number', default: 60, describe: 'solver budget in seconds' })
-        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP }),
+        .option('import-root', { type: 'string', describe: IMPORT_ROOT_HELP })
+        .option('theory', { choices: THEORIES, describe: THEORY_HELP }),
     load: () => import('./report.js'),
   },
   {
@@ -182,13 +187,13 @@ export const commands: readonly CommandSpec[] = [
     load: () => import('./parse.js'),
   },
   {
-    command: 'fmt <file>',
-    describe: 'Print a .tsl file in canonical form (parenthesized where TSL and Spot precedence differ)',
+    command: 'fmt <files..>',
+    describe: 'Print a .tsl file in canonical form (parenthesized where TSL and Spot precedence differ); --write or --check several',
     builder: (y) =>
       y
-        .positional('file', { type: 'string', demandOption: true, describe: '.tsl file' })
-        .option('write', { alias: 'w', type: 'boolean', default: false, describe: 'rewrite the file in place' })
-        .option('check', { type: 'boolean', default: false, describe: 'exit 1 if the file is not formatted' })
+        .positional('files', { type: 'string', array: true, demandOption: true, describe: '.tsl files (several with --write or --check)' })
+        .option('write', { alias: 'w', type: 'boolean', default: false, describe: 'rewrite the files in place' })
+        .option('check', { type: 'boolean', default: false, describe: 'exit 1 if any file is not formatted (CI)' })
         .option('style', { choices: ['curried', 'call'], default: 'curried', describe: 'terms as `p x (f y)` (tsltools) or `p(x, f(y))`' })
         .option('json', { type: 'boolean', default: false, describe: 'print errors as JSON' }),
     load: () => import('./fmt.js'),

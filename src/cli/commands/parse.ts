@@ -17,7 +17,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   const keepLocations = Boolean(args.locations);
   const replacer = (key: string, value: unknown) => {
     if (key === 'paren') return undefined;
-    if (!keepLocations && (key === 'loc' || key === 'fnLoc' || key === 'targetLoc' || key === 'pathLoc')) return undefined;
+    if (!keepLocations && (key === 'loc' || key === 'fnLoc' || key === 'targetLoc' || key === 'pathLoc' || key === 'headerLoc')) return undefined;
     if (keepLocations && value && typeof value === 'object' && 'endOffset' in value) {
       const loc = value as Loc;
       return { line: loc.line, col: loc.col };

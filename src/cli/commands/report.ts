@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { UserError } from '../../diagnostics/diagnostic.js';
 import { buildReportInput } from '../../report/build.js';
+import { theoryOption } from '../../frontend/load.js';
 import { renderReport } from '../../report/html.js';
 import { ExitCode } from '../exit-codes.js';
 import { importRootArg } from '../io.js';
@@ -15,7 +16,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   if (files.length === 0) throw new UserError({ severity: 'error', message: 'name at least one spec file', code: 'usage' });
   const out = typeof args.output === 'string' ? args.output : 'report.html';
   const seconds = Number(args.timeout ?? 60);
-  const input = await buildReportInput(files, { timeoutMs: seconds * 1000, importRoot: importRootArg(args) });
+  const input = await buildReportInput(files, { timeoutMs: seconds * 1000, importRoot: importRootArg(args), theory: theoryOption(args.theory) });
   try {
     writeFileSync(out, renderReport(input));
   } catch (err) {

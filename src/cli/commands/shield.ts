@@ -9,7 +9,7 @@ import { parseShieldLabels } from '../../shield/labels-file.js';
 import { shieldRulesFromFiles } from '../../shield/rules-file.js';
 import { satisfiableLtlf } from '../../../runtime/shield/dfa.js';
 import { Shield } from '../../../runtime/shield/shield.js';
-import { readUserFile } from '../io.js';
+import { readUserFile, refuseStdin } from '../io.js';
 
 function usage(message: string): never {
   throw new UserError(error(`${message} (see \`tslc shield --help\`)`, undefined, 'usage'));
@@ -48,6 +48,8 @@ export async function run(args: Record<string, unknown>): Promise<number> {
   }
   const rulePaths = (Array.isArray(args.rules) ? args.rules : [args.rules]).filter((p) => p !== undefined).map(String);
   if (rulePaths.length === 0) usage('--rules RULES is required');
+  for (const p of [...rulePaths, ...(typeof args.labels === 'string' ? [args.labels] : [])])
+    refuseStdin(p, 'the shield serves its MCP session on standard input; give the rules and labels as files');
   const rules = shieldRulesFromFiles(rulePaths.map((path) => ({ path, text: readUserFile(path) })));
   const labelsPath = typeof args.labels === 'string' ? args.labels : undefined;
   const labels = labelsPath ? parseShieldLabels(readUserFile(labelsPath), labelsPath) : undefined;

@@ -11,6 +11,7 @@ import { printController, synthesize, type ControllerFormat } from '../../api/sy
 import type { SynthesizerName } from '../../api/inputs.js';
 import { InternalSynthesisError } from '../../synthesis/index.js';
 import { counterstrategyToJson } from '../../synthesis/print.js';
+import { theoryOption } from '../../frontend/load.js';
 import { ExitCode } from '../exit-codes.js';
 import { importRootArg, renderDiagnostics } from '../io.js';
 
@@ -34,6 +35,7 @@ export async function run(args: Record<string, unknown>): Promise<number> {
     result = await synthesize(input, {
       timeout: timeoutSeconds,
       importRoot: importRootArg(args),
+      theory: theoryOption(args.theory),
       params: params.length > 0 ? (await import('../../tlsf/index.js')).parseParamAssignments(params) : undefined,
       synthesizer: external ? (String(args.synthesizer) as SynthesizerName) : undefined,
       toolTimeout: typeof args['tool-timeout'] === 'number' ? args['tool-timeout'] : undefined,
