@@ -9,6 +9,7 @@ import { corpusSection } from './corpus.js';
 import { mcpShieldSection } from './mcp-shield.js';
 import { monitorSection } from './monitor.js';
 import { runtimeSection } from './runtime.js';
+import { syntcompSection } from './syntcomp.js';
 import { theoriesSection } from './theories.js';
 
 export interface BenchContext {
@@ -25,4 +26,4 @@ export interface BenchSection {
   run(ctx: BenchContext): Promise<string>;
 }
 
-export const sections: readonly BenchSection[] = [corpusSection, monitorSection, runtimeSection, mcpShieldSection, theoriesSection];
+export const sections: readonly BenchSection[] = [corpusSection, syntcompSection, monitorSection, runtimeSection, mcpShieldSection, theoriesSection];

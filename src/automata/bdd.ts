@@ -63,6 +63,14 @@ export class BddManager {
   nodeVarName(n: BddNode): string {
     return this.names[this.level[n]];
   }
+  /** The variable index of a decision node (its level in the order). */
+  varOf(n: BddNode): number {
+    return this.level[n];
+  }
+  /** Variable indices by name (the variable order). */
+  get levels(): ReadonlyMap<string, number> {
+    return this.indexOf;
+  }
   /** A decision node's child where its variable is false / true. */
   low(n: BddNode): BddNode {
     return this.lo[n];

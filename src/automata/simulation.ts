@@ -28,12 +28,12 @@ export interface SimAutomaton<L> {
 /** Rough cost bound (pairs × edge pairs) above which we skip the reduction. */
 const WORK_LIMIT = 4_000_000;
 
-export function reduceBySimulation<L>(bdd: BddManager, a: SimAutomaton<L>): SimAutomaton<L> {
+export function reduceBySimulation<L>(bdd: BddManager, a: SimAutomaton<L>, poll: () => void = () => {}): SimAutomaton<L> {
   const n = a.edges.length;
   const edgeCount = a.edges.reduce((k, es) => k + es.length, 0);
   const avg = edgeCount / Math.max(1, n);
   if (n < 2 || n * n * avg * avg > WORK_LIMIT) return a;
-  const sim = directSimulation(bdd, a.edges);
+  const sim = directSimulation(bdd, a.edges, poll);
   const simulates = (p: number, q: number) => sim[q * n + p] === 1;
 
   // (1) Quotient by mutual simulation.
@@ -86,7 +86,7 @@ export function reduceBySimulation<L>(bdd: BddManager, a: SimAutomaton<L>): SimA
 }
 
 /** sim[q * n + p] = 1 iff p directly simulates q (greatest fixpoint). */
-export function directSimulation(bdd: BddManager, edges: readonly (readonly SimEdge[])[]): Uint8Array {
+export function directSimulation(bdd: BddManager, edges: readonly (readonly SimEdge[])[], poll: () => void = () => {}): Uint8Array {
   const n = edges.length;
   const sim = new Uint8Array(n * n).fill(1);
   // A necessary condition, checked once per pair before any per-edge cover: p reads every letter
@@ -97,13 +97,18 @@ export function directSimulation(bdd: BddManager, edges: readonly (readonly SimE
     for (const e of es) any = bdd.or(any, e.guard);
     return any;
   });
-  for (let q = 0; q < n; q++) for (let p = 0; p < n; p++) if (p !== q && !bdd.implies(reads[q], reads[p])) sim[q * n + p] = 0;
+  for (let q = 0; q < n; q++) {
+    poll();
+    for (let p = 0; p < n; p++) if (p !== q && !bdd.implies(reads[q], reads[p])) sim[q * n + p] = 0;
+  }
   let changed = true;
   while (changed) {
     changed = false;
     for (let q = 0; q < n; q++)
       for (let p = 0; p < n; p++) {
         if (p === q || sim[q * n + p] === 0) continue;
+        // A deadline's poll (translate.ts): up to n² pairs per pass, each a cover per edge.
+        poll();
         for (const e of edges[q]) {
           let cover = BDD_FALSE;
           for (const f of edges[p]) {

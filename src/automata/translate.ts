@@ -230,6 +230,8 @@ function multiply(
     const out: RawEdge[] = [];
     for (const ea of a.edges[p])
       for (const eb of b.edges[q]) {
+        // Polled per edge pair: products of generalized Büchi automata have thousands per state.
+        poll();
         const guard = bdd.and(ea.guard, eb.guard);
         if (guard === BDD_FALSE) continue;
         out.push({ to: stateOf(ea.to, eb.to), guard, pending: pendingOf(ea.marks, eb.marks) });
@@ -257,6 +259,7 @@ function postProcess(
   const internalPending: (Set<number> | null)[] = Array.from({ length: count }, () => null);
   for (let s = 0; s < n; s++) {
     if (comp[s] < 0) continue;
+    poll();
     for (const e of raw[s]) {
       if (comp[e.to] !== comp[s]) continue;
       const c = comp[s];
@@ -301,13 +304,16 @@ function postProcess(
     ({ edges, stateFormulas, init } = bisimulationQuotient(bdd, edges, stateFormulas, init, poll));
     poll();
     if (simulation) {
-      const reduced = reduceBySimulation(bdd, { edges, initial: init, labels: stateFormulas });
+      const reduced = reduceBySimulation(bdd, { edges, initial: init, labels: stateFormulas }, poll);
       init = [...reduced.initial];
       stateFormulas = [...reduced.labels];
       edges = reduced.edges.map((es) => [...es]);
     }
   }
-  edges = edges.map((es) => mergeEdges(bdd, es, (t) => t));
+  edges = edges.map((es) => {
+    poll();
+    return mergeEdges(bdd, es, (t) => t);
+  });
   return { bdd, aps, stateCount: edges.length, initial: init, accSets, edges, stateFormulas };
 }
 

@@ -108,6 +108,9 @@ export function not(arg: Formula): Formula {
   return intern(`!${arg.id}`, () => structuralRank('!', [arg.rank]), (id, rank) => ({ id, rank, kind: 'not', arg }));
 }
 
+/** Operand counts up to which quadratic loops beat allocating (the common case). */
+const SMALL_NARY = 32;
+
 function nary(kind: 'and' | 'or', operands: readonly Formula[]): Formula {
   const unit = kind === 'and' ? TRUE : FALSE;
   const zero = kind === 'and' ? FALSE : TRUE;
@@ -115,30 +118,33 @@ function nary(kind: 'and' | 'or', operands: readonly Formula[]): Formula {
   // the common small calls, each of which allocates there.
   const flat: Formula[] = [];
   if (!flatten(kind, operands, unit, zero, flat)) return zero;
-  // Operands in canonical order (insertion sort: a handful at a time; a long user-written chain
-  // such as `a | b | …` with 100,000 operands must not take quadratic time), duplicates dropped.
-  // byRank is a total order, so both sorts give the same order.
-  const many = flat.length > 32;
-  if (many) flat.sort(byRank);
-  else {
+  // Operands in canonical order, duplicates dropped: insertion sort for the usual handful, the
+  // library sort beyond (a conjunction of thousands of guarantees was quadratic).
+  if (flat.length > SMALL_NARY) flat.sort(byRank);
+  else
     for (let i = 1; i < flat.length; i++) {
       const f = flat[i];
       let j = i - 1;
       while (j >= 0 && byRank(flat[j], f) > 0) flat[j + 1] = flat[j--];
       flat[j + 1] = f;
     }
-  }
   let m = 0;
   for (let i = 0; i < flat.length; i++) if (m === 0 || flat[i] !== flat[m - 1]) flat[m++] = flat[i];
   flat.length = m;
   if (m === 0) return unit;
   if (m === 1) return flat[0];
   // x && !x folds to false (and dually): cheap, and keeps guards small.
-  const present = many ? new Set(flat) : undefined;
-  for (let i = 0; i < m; i++) {
-    const f = flat[i];
-    if (f.kind === 'not' && (present ? present.has(f.arg) : flat.includes(f.arg))) return zero;
-  }
+  if (m > SMALL_NARY) {
+    const present = new Set<Formula>(flat);
+    for (let i = 0; i < m; i++) {
+      const f = flat[i];
+      if (f.kind === 'not' && present.has(f.arg)) return zero;
+    }
+  } else
+    for (let i = 0; i < m; i++) {
+      const f = flat[i];
+      if (f.kind === 'not' && flat.includes(f.arg)) return zero;
+    }
   let key: string = kind;
   for (let i = 0; i < m; i++) key += i === 0 ? `${flat[i].id}` : `,${flat[i].id}`;
   const found = table.get(key);

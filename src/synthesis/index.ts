@@ -15,7 +15,7 @@ import type { Counterstrategy } from '../game/counterstrategy.js';
 import type { MealyMachine } from '../game/mealy.js';
 import { exactlyOne, type GameSpec, inputNames, outputNames, type SpecPart } from '../game/spec.js';
 import { and, atoms, conjuncts, FALSE, type Formula, G, implies, isPropositional, not, TRUE } from '../ltl/formula.js';
-import { verifyController } from '../verify/index.js';
+import { verifyController, verifyCounterstrategy } from '../verify/index.js';
 import { DEFAULT_EXACT_BUDGET, exactMinimize } from './exact-minimize.js';
 import { ControllerTooLarge, decompose, productOfControllers } from './decompose.js';
 import {
@@ -28,6 +28,7 @@ import {
 } from './extract.js';
 import { type Mover, MoveTable, type SolvedGame, solveBounded, Timeout } from './game.js';
 import { solveOnTheFly } from './otf.js';
+import { solveByParityGame } from './parity-route.js';
 import { progressOracle } from './progress.js';
 import { actWhileWaiting, type GuaranteeAutomaton, hasEventuality } from './waiting.js';
 import { dict } from '../../runtime/dict.js';
@@ -70,6 +71,12 @@ export interface SynthesisOptions {
    * `forExtraction`; default EXTRACTION_WORK). 0 extracts from the on-the-fly game (for testing).
    */
   readonly extractionWork?: number;
+  /**
+   * Which solver: 'parity' (a parity game on the product of deterministic components; specs
+   * outside its fragment get `unknown`), 'bounded' (bounded synthesis, K-bounded safety games),
+   * or 'auto' (default: parity first where the spec is in its fragment, see `solveSpec`).
+   */
+  readonly route?: 'auto' | 'parity' | 'bounded';
 }
 
 export interface SynthesisStats {
@@ -81,6 +88,8 @@ export interface SynthesisStats {
   readonly unminimizedStates?: number;
   /** Number of independent parts solved separately. */
   readonly parts?: number;
+  /** 'parity' when the parity-game route decided the spec (or one of its parts), else absent. */
+  readonly route?: 'parity' | 'bounded';
 }
 
 export type SynthesisResult =
@@ -220,9 +229,22 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
         : { verdict: 'unrealizable', seconds: seconds(), stats: outcome.stats };
     if (!want.controller) return { verdict: 'realizable', seconds: seconds(), stats: outcome.stats };
     const raw = outcome.controller!;
-    const { controller, verified } = minimizeController(spec, raw, options.minimize);
+    const minimized = minimizeController(spec, raw, options.minimize);
+    // Outputs a parity-route move left free helped minimization merge states; the controller the
+    // caller gets fixes every output (booleans false, signals their preferred update: where an
+    // INITIALLY part keeps the route from enforcing one-hot signals it may leave them open), and
+    // is then checked as it is. The bounded engine's controllers are passed on unchanged.
+    const controller = outcome.stats.route === 'parity' ? withCompleteOutputs(minimized.controller, spec) : minimized.controller;
+    const verified = minimized.verified && controller === minimized.controller;
     // Every controller that leaves here has passed the independent check against the whole spec.
     const verdict = verified ? undefined : verifyController(spec, controller);
+    if (verdict && !verdict.ok && outcome.stats.route === 'parity' && options.route === undefined) {
+      // A bug in the parity route, caught by the check: never a verdict, and not the user's
+      // problem either: the bounded engine solves the spec with the time that is left.
+      budget.progress(`parity route: its controller failed the independent check (${verdict.kind}); solving with the bounded engine`);
+      const rest = run(spec, { ...options, route: 'bounded', timeoutMs: Math.max(1, deadline - performance.now()) }, want);
+      return { ...rest, seconds: seconds() };
+    }
     if (verdict && !verdict.ok)
       throw new InternalSynthesisError(
         `synthesized controller failed independent verification (${verdict.kind}): ${verdict.message}`,
@@ -237,8 +259,29 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     if (err instanceof Timeout || err instanceof TimeoutError) return { verdict: 'unknown', reason: 'timeout', seconds: seconds() };
     if (err instanceof StoppedEarly) return { verdict: 'unknown', reason: STOPPED_EARLY, seconds: seconds() };
     if (err instanceof ControllerTooLarge) return { verdict: 'unknown', reason: CONTROLLER_TOO_LARGE, seconds: seconds() };
+    // The automata and the checks walk formulas recursively: thousands of nested operators (a
+    // TLSF `X[3000] p`) exhaust the stack somewhere below. The walk was only reading the spec, so
+    // the solver answers `unknown` instead of an internal error.
+    if (err instanceof RangeError && /call stack/i.test(err.message)) return { verdict: 'unknown', reason: NESTED_TOO_DEEPLY, seconds: seconds() };
     throw err;
   }
+}
+
+/** The `unknown` reason when the formulas are nested too deeply for the recursive algorithms. */
+export const NESTED_TOO_DEEPLY = 'formula nested too deeply for the solver';
+
+/** The machine with every output cube complete (see `run`); the same object if it is already. */
+function withCompleteOutputs(m: MealyMachine, spec: GameSpec): MealyMachine {
+  const outputs = outputNames(spec);
+  if (m.transitions.every((t) => outputs.every((o) => Object.hasOwn(t.output, o)))) return m;
+  const dims = dimensionsFor(outputs, spec.signals);
+  const complete = (cube: MealyMachine['transitions'][number]['output']) => {
+    const out: Record<string, boolean> = completeCube(cube, dims);
+    // A signal the cube fixes only partly: the updates it leaves open are off.
+    for (const o of outputs) if (!Object.hasOwn(out, o)) out[o] = false;
+    return out;
+  };
+  return { ...m, transitions: m.transitions.map((t) => ({ ...t, output: complete(t.output) })) };
 }
 
 /**
@@ -246,12 +289,19 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
  * exact result is kept only when it is smaller and passes the independent check; `verified` says
  * whether the returned machine has passed it already (the caller checks it otherwise).
  */
-function minimizeController(spec: GameSpec, raw: MealyMachine, mode: SynthesisOptions['minimize']): { controller: MealyMachine; verified: boolean } {
+function minimizeController(
+  spec: GameSpec,
+  raw: MealyMachine,
+  mode: SynthesisOptions['minimize'],
+  /** Check the exact result here (else the caller checks whatever it keeps). */
+  check = true,
+): { controller: MealyMachine; verified: boolean } {
   // A controller from `realizable` is bisimulation-minimal already, and may have been minimized exactly.
   const bisim = { controller: exactResults.has(raw) ? raw : minimizeMealy(raw), verified: false };
   if (mode === 'bisim') return bisim;
   const exact = exactOf(bisim.controller, mode);
   if (!exact || exact.stateCount >= bisim.controller.stateCount) return bisim;
+  if (!check) return { controller: exact, verified: false };
   return verifyController(spec, exact).ok ? { controller: exact, verified: true } : bisim;
 }
 
@@ -354,7 +404,10 @@ function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, w
       budget.progress(`probe of an environment-only guarantee: ${outcome.verdict}`);
       if (outcome.verdict === 'unrealizable') return outcome;
     } catch (err) {
-      if (!(err instanceof ProbeTimeout)) throw err;
+      // The probe's slice ran out: its own tick, or a translation given the slice as deadline
+      // (which used to escape as a timeout of the whole spec when the probe ran early).
+      const sliceOver = (err instanceof TimeoutError || err instanceof Timeout) && performance.now() < budget.deadline;
+      if (!(err instanceof ProbeTimeout) && !sliceOver) throw err;
     }
   }
   return undefined;
@@ -364,12 +417,13 @@ class ProbeTimeout extends Error {}
 
 function solveDecomposed(spec: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome {
   const plan = options.decompose === false ? undefined : decompose(spec);
-  if (!plan || plan.parts.length <= 1) return solveGame(spec, options, want, budget);
+  if (!plan || plan.parts.length <= 1) return solveSpec(spec, options, want, budget);
   budget.progress(`solving ${plan.parts.length} independent parts`);
   const controllers: MealyMachine[] = [];
   let K = 0;
   let automatonStates = 0;
   let positions = 0;
+  let parity = false;
   for (const part of plan.parts) {
     const outcome = solveDecomposed(part.spec, { ...options, decompose: false }, want, budget);
     budget.progress(`part ${part.spec.name}: ${outcome.verdict}`);
@@ -379,19 +433,97 @@ function solveDecomposed(spec: GameSpec, options: SynthesisOptions, want: Wanted
         return { ...outcome, stats: { ...outcome.stats, parts: plan.parts.length } };
       // The part may lean on assumptions that other parts own: decide the whole spec instead.
       budget.progress(`part ${part.spec.name} is unrealizable on its own; solving the whole spec`);
-      return solveGame(spec, options, want, budget);
+      return solveSpec(spec, options, want, budget);
     }
     K = Math.max(K, outcome.stats.K);
     automatonStates += outcome.stats.automatonStates;
     positions += outcome.stats.gamePositions;
-    if (outcome.controller) controllers.push(outcome.controller);
+    parity ||= outcome.stats.route === 'parity';
+    // A parity-route controller leaves outputs free: minimize it while that freedom is there
+    // (the product below fixes every output).
+    if (outcome.controller)
+      controllers.push(outcome.stats.route === 'parity' ? minimizeController(part.spec, outcome.controller, options.minimize, false).controller : outcome.controller);
   }
-  const stats: SynthesisStats = { K, automatonStates, gamePositions: positions, parts: plan.parts.length };
+  const stats: SynthesisStats = { K, automatonStates, gamePositions: positions, parts: plan.parts.length, ...(parity ? { route: 'parity' as const } : {}) };
   if (!want.controller) return { verdict: 'realizable', stats };
   const outputDims = dimensionsFor(outputNames(spec), spec.signals);
   const controller = productOfControllers(inputNames(spec), outputNames(spec), controllers, completeCube(dict(), outputDims), budget.tick);
   return { verdict: 'realizable', controller, stats };
 }
+
+/**
+ * One (part of a) spec, by the route that suits it. The parity-game route (parity-route.ts) is
+ * direct where it applies: no bound K to grow, no nondeterministic automaton to count runs in,
+ * and ltlsynt's kind of algorithm (deterministic automaton, parity game, Zielonka). It applies to
+ * specs whose conjuncts are Boolean combinations of safety, co-safety, `G` of co-safety and `F`
+ * of safety formulas (two thirds of SYNTCOMP's LTL track, most of the corpus). It gets up to
+ * PARITY_SHARE of the remaining time (and a cap on its game's size); the bounded engine takes
+ * what is left, and everything outside the fragment. Where a TSL spec's controller is wanted, the
+ * bounded engine goes first instead: its strategy choice (controllers that act on pending
+ * obligations, see docs/synthesis.md) is tuned for the agents' controllers.
+ */
+function solveSpec(spec: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome {
+  const route = options.route ?? 'auto';
+  // Choosing the primal or the dual game alone (`games`) is a setting of the bounded engine.
+  const boundedOnly = route === 'auto' && options.games !== undefined && options.games !== 'both';
+  if (route === 'bounded' || boundedOnly) return solveGame(spec, options, want, budget);
+  if (route === 'auto' && want.controller && spec.signals.length > 0) {
+    const bounded = solveGame(spec, options, want, budget);
+    if (bounded.verdict !== 'unknown' || performance.now() > budget.deadline) return bounded;
+    const late = solveByParity(spec, want, budget, 1);
+    return typeof late === 'string' ? bounded : late;
+  }
+  const share = route === 'parity' ? 1 : PARITY_SHARE;
+  const parity = solveByParity(spec, want, budget, share);
+  if (typeof parity !== 'string') return parity;
+  budget.progress(`parity route: ${parity}`);
+  if (route === 'parity') return { verdict: 'unknown', reason: `parity route: ${parity}` };
+  return solveGame(spec, options, want, budget);
+}
+
+/**
+ * The parity route's outcome, or why it has none: the spec is outside its fragment, its game is
+ * too large, it ran out of its time slice, or the independent checker refused its witness.
+ */
+function solveByParity(spec: GameSpec, want: Wanted, budget: Budget, share: number): GameOutcome | string {
+  const began = performance.now();
+  const sliceEnd = share >= 1 ? budget.deadline : Math.min(budget.deadline, began + Math.max(200, (budget.deadline - began) * share));
+  let ticks = 0;
+  const tick = () => {
+    budget.tick();
+    if ((++ticks & 255) === 0 && performance.now() > sliceEnd) throw new ProbeTimeout();
+  };
+  try {
+    // Both witnesses are always built: the route's verdict is only trusted once the independent
+    // checker (src/verify) has accepted the witness for it, whatever the caller wants back.
+    const r = solveByParityGame(spec, { tick, controller: true, counterstrategy: true, progress: budget.progress });
+    if (r.verdict === 'unsupported') return r.reason;
+    const stats: SynthesisStats = { K: 0, automatonStates: r.stats.positions, gamePositions: r.stats.vertices, route: 'parity' };
+    if (r.verdict === 'realizable') {
+      if (!r.controller) return 'no controller';
+      // A wanted controller is checked in `run` once minimized (or, for a part, as part of the
+      // product); a verdict given without one is checked here.
+      if (!want.controller) {
+        const checked = verifyController(spec, r.controller);
+        // A refused witness is a bug in the route, never a verdict: the bounded engine decides.
+        if (!checked.ok) return `controller failed the independent check (${checked.kind}): ${checked.message}`;
+      }
+      return { verdict: 'realizable', controller: r.controller, stats };
+    }
+    if (!r.counterstrategy) return 'no counterstrategy';
+    // Unrealizable only with a counterstrategy the independent checker has accepted: it answers
+    // every output and no play it allows satisfies the spec.
+    const checked = verifyCounterstrategy(spec, r.counterstrategy);
+    if (!checked.ok) return `counterstrategy failed the independent check (${checked.kind}): ${checked.message}`;
+    return { verdict: 'unrealizable', counterstrategy: r.counterstrategy, stats };
+  } catch (err) {
+    if (err instanceof ProbeTimeout && performance.now() < budget.deadline) return 'did not finish in its time slice';
+    throw err;
+  }
+}
+
+/** The parity route's share of the remaining time before the bounded engine takes over. */
+const PARITY_SHARE = 0.5;
 
 function disjuncts(f: Formula): Formula[] {
   if (f.kind === 'or') return f.args.flatMap(disjuncts);

@@ -13,10 +13,11 @@ import { BDD_FALSE, BDD_TRUE, BddManager, type BddNode } from '../automata/bdd.j
 import { stronglyConnectedComponents } from '../automata/scc.js';
 import { Tableau } from '../automata/tableau.js';
 import { type SymbolicTgba, translateLtlSymbolic } from '../automata/translate.js';
+import type { Counterstrategy } from '../game/counterstrategy.js';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
 import { dict, mergeDicts } from '../../runtime/dict.js';
-import { type GameSpec, inputNames, outputNames, specFormula } from '../game/spec.js';
-import { type Formula, not } from '../ltl/formula.js';
+import { exactlyOne, type GameSpec, inputNames, outputNames, specFormula } from '../game/spec.js';
+import { and, type Formula, not } from '../ltl/formula.js';
 import { simplify } from '../automata/simplify.js';
 
 export interface ControllerStep {
@@ -85,6 +86,55 @@ export function verifyController(spec: GameSpec, m: MealyMachine, options: Verif
   // Only local rewrites: pairwise implication tests across the spec's many conjuncts cost more
   // than the smaller product they could buy (see SimplifyOptions.pairwise).
   return checkProduct(bdd, m, byState, simplify(not(formula), { pairwise: false }), inputs, outputs);
+}
+
+/**
+ * Checks that a counterstrategy defeats every controller: it answers every output valuation of
+ * every step (every signal-respecting one when `signalsEnforced`), commits to one complete input
+ * per state when the environment moves first (Mealy specs), and no play it allows satisfies the
+ * spec. The last is the controller check with roles swapped: the product of the environment's
+ * machine with the tableau of φ (not ¬φ) must have no accepting cycle, outputs being the
+ * controller's free choice within each transition's cube. A `violation` is a play, consistent
+ * with the counterstrategy, that satisfies φ.
+ */
+export function verifyCounterstrategy(spec: GameSpec, cs: Counterstrategy): VerifyResult {
+  const inputs = inputNames(spec);
+  const outputs = outputNames(spec);
+  const machine: MealyMachine = { inputs, outputs, stateCount: cs.stateCount, initial: cs.initial, transitions: cs.transitions };
+  const malformed = checkShape(machine, new Set(inputs), new Set(outputs));
+  if (malformed) return { ok: false, kind: 'malformed', message: malformed };
+  // Under Mealy semantics the controller sees each input before it answers, so an environment
+  // that chooses its input after the outputs would be clairvoyant: whatever it claims, it must
+  // commit to one input per state (checked below).
+  if (spec.semantics === 'mealy' && cs.seesCurrentOutputs)
+    return { ok: false, kind: 'malformed', message: 'the environment sees the outputs before its input, but the controller of a Mealy specification moves second' };
+  if (cs.signalsEnforced && spec.initially.length > 0)
+    return { ok: false, kind: 'malformed', message: 'outputs that break a signal are left out, but an INITIALLY part could excuse them' };
+  const bdd = new BddManager();
+  for (const name of [...outputs, ...inputs]) bdd.varIndex(name);
+  const byState: MealyTransition[][] = Array.from({ length: cs.stateCount }, () => []);
+  for (const t of cs.transitions) byState[t.from].push(t);
+  // Output valuations the environment may leave unanswered: those breaking a signal's rule.
+  const excused = cs.signalsEnforced ? bdd.not(bdd.fromFormula(and(...spec.signals.map((g) => exactlyOne(g.updates))))) : BDD_FALSE;
+  for (const [s, ts] of byState.entries()) {
+    for (const t of ts)
+      for (const name of inputs)
+        if (!Object.hasOwn(t.input, name)) return { ok: false, kind: 'malformed', message: `state ${s} leaves input '${name}' open` };
+    if (!cs.seesCurrentOutputs) {
+      const key = (c: Cube) => inputs.map((n) => (c[n] ? 1 : 0)).join('');
+      if (new Set(ts.map((t) => key(t.input))).size > 1) return { ok: false, kind: 'malformed', message: `state ${s} plays more than one input` };
+    }
+    let covered = excused;
+    for (const t of ts) covered = bdd.or(covered, cubeBdd(bdd, t.output));
+    if (covered !== BDD_TRUE) {
+      const witness = bdd.satisfyingAssignment(bdd.not(covered)) ?? new Map<string, boolean>();
+      const shown = outputs.map((name) => `${name}=${witness.get(name) ?? false}`).join(', ');
+      return { ok: false, kind: 'incomplete', message: `state ${s} has no answer to the outputs ${shown || '(no outputs)'}` };
+    }
+  }
+  const r = checkProduct(bdd, machine, byState, simplify(specFormula(spec), { pairwise: false }), inputs, outputs);
+  if (r.ok || r.kind !== 'violation') return r;
+  return { ...r, message: `a play allowed by the counterstrategy satisfies the specification (${r.message.replace(/^.*\(/, '(')}` };
 }
 
 function checkShape(m: MealyMachine, inputs: ReadonlySet<string>, outputs: ReadonlySet<string>): string | null {

@@ -3,8 +3,9 @@
  * and the in-process solver turns that into `unknown (timeout)` within its time limit.
  */
 import { describe, expect, test } from 'vitest';
-import { TimeoutError, translateLtl } from '../../src/automata/translate.js';
-import { and, ap, F, G, implies } from '../../src/ltl/formula.js';
+import { BddManager } from '../../src/automata/bdd.js';
+import { TimeoutError, translateLtl, translateLtlSymbolic } from '../../src/automata/translate.js';
+import { and, ap, F, G, implies, not } from '../../src/ltl/formula.js';
 import { synthesize } from '../../src/synthesis/index.js';
 import { gameOf } from '../synthesis/helpers.js';
 
@@ -43,5 +44,26 @@ describe('translateLtl deadline', () => {
     expect(result.verdict).toBe('unknown');
     if (result.verdict === 'unknown') expect(result.reason).toBe('timeout');
     expect(performance.now() - started).toBeLessThan(4000);
+  });
+});
+
+describe('translateLtlSymbolic deadline in products of conjuncts', () => {
+  // φ ∧ ¬ψ with φ = ∧ G F x_i ∧ F a, ψ = ∧ G F x_i ∧ G a: the conjunct-by-conjunct product of
+  // generalized Büchi automata, whose edge loop and post-processing used to run unpolled
+  // (k = 14: 6 s against a 0.5 s deadline; k = 20: minutes).
+  test('stops within its deadline', () => {
+    const k = 16;
+    const xs = Array.from({ length: k }, (_, i) => G(F(ap(`x${i}`))));
+    const phi = and(...xs, F(ap('a')));
+    const psi = and(...xs, G(ap('a')));
+    const started = performance.now();
+    let caught: unknown;
+    try {
+      translateLtlSymbolic(and(phi, not(psi)), new BddManager(), { deadline: performance.now() + 500, simplify: false });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(TimeoutError);
+    expect(performance.now() - started).toBeLessThan(3000);
   });
 });

@@ -1,0 +1,348 @@
+/**
+ * The SYNTCOMP benchmark (`npm run bench -- syntcomp`): tslc and ltlsynt side by side on the
+ * LTL track's `tlsf/` files, one process per spec each, interleaved spec by spec (tslc, then
+ * ltlsynt, then the next spec) so that drift in the machine's load hits both alike.
+ *
+ * tslc runs as a user runs it: `bin/tslc.js check --json --no-explain --timeout T <file>` (it
+ * builds, minimizes and model-checks a controller for a realizable spec and reports its states);
+ * ltlsynt as `ltlsynt --tlsf <file> --realizability` (verdict only), and with `--states` once more
+ * without `--realizability` on the specs both find realizable, for its controller's states.
+ * Where ltlsynt is not installed (or with `--recorded`), its recorded verdicts and seconds are used
+ * (`test/fixtures/syntcomp/ltlsynt.tsv`, or `--ltlsynt-tsv <file>`: file, verdict, seconds).
+ *
+ * Options: --timeout <s> (default 10), --dir <folder of .tlsf files> (default: the committed
+ * fixture, test/fixtures/syntcomp/), --filter <regex> on the file's path, --sample <n> with
+ * --seed <s> (a seeded random subset), --jobs <n> (specs in parallel, default 1: keep 1 for
+ * timings on a shared machine), --states, --recorded, --no-states (tslc verdict only).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync } from 'node:zlib';
+import { forEachWithJobs, median, nodeStartup, option, runTimed, seededRandom, type Timed } from './measure.js';
+import type { BenchSection } from './sections.js';
+
+/** dist/bench/syntcomp.js → the checkout's root. */
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const tslcBin = join(root, 'bin/tslc.js');
+const fixtureDir = join(root, 'test/fixtures/syntcomp');
+
+export type Verdict = 'realizable' | 'unrealizable' | 'unknown' | 'error';
+
+export interface Run {
+  readonly verdict: Verdict;
+  readonly wall: number;
+  readonly cpu?: number;
+  readonly states?: number;
+  readonly note?: string;
+}
+
+export interface Row {
+  /** `tlsf/<family>/…/name.tlsf`, as in the recorded verdicts. */
+  readonly key: string;
+  readonly path: string;
+  readonly status?: 'realizable' | 'unrealizable';
+  tslc?: Run;
+  ltlsynt?: Run;
+  recorded?: Run;
+}
+
+const decided = (r: Run | undefined): r is Run & { verdict: 'realizable' | 'unrealizable' } =>
+  r?.verdict === 'realizable' || r?.verdict === 'unrealizable';
+
+/** Every `.tlsf` file below `dir`, sorted. */
+function tlsfFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.tlsf')) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/**
+ * The folder to read: `--dir`, else the fixture (its `.tlsf` files, or its packed sources
+ * unpacked into a temporary folder). Keys are `tlsf/…` paths as in SYNTCOMP's repository.
+ */
+function sources(args: readonly string[]): { dir: string; keyOf: (path: string) => string } | undefined {
+  const given = option(args, 'dir');
+  if (given !== undefined) {
+    const dir = resolve(given);
+    return { dir, keyOf: (p) => `${basename(dir)}/${relative(dir, p)}` };
+  }
+  if (existsSync(join(fixtureDir, 'tlsf'))) return { dir: join(fixtureDir, 'tlsf'), keyOf: (p) => `tlsf/${relative(join(fixtureDir, 'tlsf'), p)}` };
+  const packed = join(fixtureDir, 'tlsf-sources.json.br');
+  if (!existsSync(packed)) return undefined;
+  const files = JSON.parse(brotliDecompressSync(readFileSync(packed)).toString('utf8')) as Record<string, string>;
+  const tmp = mkdtempSync(join(tmpdir(), 'tslc-syntcomp-'));
+  for (const [key, text] of Object.entries(files)) {
+    const path = join(tmp, key);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  }
+  return { dir: join(tmp, 'tlsf'), keyOf: (p) => relative(tmp, p) };
+}
+
+function recordedVerdicts(args: readonly string[]): { source: string; byKey: Map<string, Run> } | undefined {
+  const path = option(args, 'ltlsynt-tsv') ?? join(fixtureDir, 'ltlsynt.tsv');
+  if (!existsSync(path)) return undefined;
+  return { source: path, byKey: parseRecorded(readFileSync(path, 'utf8')) };
+}
+
+/**
+ * The recorded ltlsynt verdicts (`file, verdict, seconds, …` tab-separated; comment and header
+ * lines skipped): REALIZABLE / UNREALIZABLE decide, ERROR is a read error, anything else
+ * (TIMEOUT) is unknown.
+ */
+export function parseRecorded(text: string): Map<string, Run> {
+  const byKey = new Map<string, Run>();
+  for (const line of text.split('\n')) {
+    const [file, answer, seconds] = line.split('\t');
+    if (!file?.endsWith('.tlsf')) continue;
+    const verdict: Verdict = answer === 'REALIZABLE' ? 'realizable' : answer === 'UNREALIZABLE' ? 'unrealizable' : answer === 'ERROR' ? 'error' : 'unknown';
+    byKey.set(file, { verdict, wall: Number(seconds) });
+  }
+  return byKey;
+}
+
+function installed(tool: string): boolean {
+  try {
+    execFileSync(tool, ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function runTslc(path: string, timeoutS: number, withStates: boolean): Promise<Run> {
+  const flags = ['check', '--json', '--no-explain', ...(withStates ? [] : ['--no-states']), '--timeout', String(timeoutS)];
+  // tslc holds its own hard limit (timeout + 2 s); the guard only catches a hang.
+  const t = await runTimed(process.execPath, [tslcBin, ...flags, path], timeoutS + 10);
+  const line = t.stdout.split('\n').find((l) => l.startsWith('{'));
+  if (!line) return { verdict: 'error', wall: t.wall, cpu: t.cpu, note: firstLine(t) };
+  const obj = JSON.parse(line) as { verdict: Verdict; states?: number; reason?: string; errors?: Array<{ message: string }> };
+  return { verdict: obj.verdict, wall: t.wall, cpu: t.cpu, states: obj.states, note: obj.errors?.[0]?.message ?? obj.reason };
+}
+
+async function runLtlsynt(path: string, timeoutS: number, controller: boolean): Promise<Run> {
+  const t = await runTimed('ltlsynt', [`--tlsf=${path}`, ...(controller ? [] : ['--realizability'])], timeoutS);
+  if (t.killed) return { verdict: 'unknown', wall: t.wall, note: 'timeout' };
+  const first = t.stdout.split('\n')[0]?.trim();
+  const verdict: Verdict = first === 'REALIZABLE' ? 'realizable' : first === 'UNREALIZABLE' ? 'unrealizable' : t.code === 2 ? 'error' : 'unknown';
+  const states = /^States: (\d+)$/m.exec(t.stdout);
+  return { verdict, wall: t.wall, cpu: t.cpu, states: states ? Number(states[1]) : undefined, note: verdict === 'error' || verdict === 'unknown' ? firstLine(t) : undefined };
+}
+
+const firstLine = (t: Timed) => (t.stderr.trim().split('\n')[0] ?? '').slice(0, 200) || `exit ${t.code}`;
+
+function statusOf(path: string): Row['status'] {
+  const m = /^\/\/\s*STATUS\s*:\s*(\w+)/m.exec(readFileSync(path, 'utf8'));
+  return m?.[1] === 'realizable' || m?.[1] === 'unrealizable' ? m[1] : undefined;
+}
+
+const fmt = (x: number | undefined, digits = 2) => (x === undefined || !Number.isFinite(x) ? '' : x.toFixed(digits));
+const opposite = (a: Run | undefined, b: Run | undefined) => decided(a) && decided(b) && a.verdict !== b.verdict;
+
+export const syntcompSection: BenchSection = {
+  name: 'syntcomp',
+  describe: 'tslc vs ltlsynt on the SYNTCOMP LTL track (tlsf/), one process per spec, interleaved',
+  async run({ log, args }) {
+    const timeout = Number(option(args, 'timeout') ?? 10);
+    const filter = new RegExp(option(args, 'filter') ?? '.');
+    const jobs = Math.max(1, Number(option(args, 'jobs') ?? 1));
+    const withStates = !args.includes('--no-states');
+    const src = sources(args);
+    if (!src) return '## SYNTCOMP (`syntcomp`)\n\nSkipped: no SYNTCOMP files (give `--dir <tlsf folder>`).\n';
+    const recorded = recordedVerdicts(args);
+    const live = !args.includes('--recorded') && installed('ltlsynt');
+    let rows: Row[] = tlsfFiles(src.dir)
+      .map((path) => ({ key: src.keyOf(path), path }))
+      .filter((r) => filter.test(r.key))
+      .map((r) => ({ ...r, status: statusOf(r.path), recorded: recorded?.byKey.get(r.key) }));
+    const sample = option(args, 'sample');
+    if (sample !== undefined) rows = sampleOf(rows, Number(sample), Number(option(args, 'seed') ?? 1));
+    log(`${rows.length} files from ${src.dir}; ltlsynt ${live ? 'live' : recorded ? `recorded (${recorded.source})` : 'absent'}`);
+    const nodeBefore = await nodeStartup();
+    let finished = 0;
+    await forEachWithJobs(rows.length, jobs, async (i) => {
+      const row = rows[i];
+      row.tslc = await runTslc(row.path, timeout, withStates);
+      if (live) row.ltlsynt = await runLtlsynt(row.path, timeout, false);
+      log(
+        `[${++finished}/${rows.length}] ${row.key}: tslc ${row.tslc.verdict} ${fmt(row.tslc.wall)} s` +
+          (row.ltlsynt ? `, ltlsynt ${row.ltlsynt.verdict} ${fmt(row.ltlsynt.wall)} s` : ''),
+      );
+    });
+    const theirs = (r: Row) => (live ? r.ltlsynt : r.recorded);
+    if (live && args.includes('--states')) {
+      const both = rows.filter((r) => r.tslc?.verdict === 'realizable' && r.ltlsynt?.verdict === 'realizable');
+      log(`ltlsynt controllers for the ${both.length} specs both find realizable`);
+      await forEachWithJobs(both.length, jobs, async (i) => {
+        const withController = await runLtlsynt(both[i].path, timeout, true);
+        if (withController.states !== undefined) both[i].ltlsynt = { ...both[i].ltlsynt!, states: withController.states };
+      });
+    }
+    const nodeAfter = await nodeStartup();
+    const nodeFloor = (nodeBefore + nodeAfter) / 2;
+    return report(rows, theirs, { timeout, live, recorded: recorded?.source, withStates, nodeBefore, nodeAfter, nodeFloor, args });
+  },
+};
+
+/** A seeded random subset of `n` rows (all when n ≥ their count), in key order. */
+export function sampleOf<T extends { readonly key: string }>(rows: readonly T[], n: number, seed: number): T[] {
+  if (!(n < rows.length)) return [...rows];
+  const random = seededRandom(seed);
+  const shuffled = rows.map((r) => ({ r, k: random() })).sort((a, b) => a.k - b.k);
+  return shuffled
+    .slice(0, Math.max(0, n))
+    .map((x) => x.r)
+    .sort((a, b) => (a.key < b.key ? -1 : 1));
+}
+
+/** The counts and medians of the report (tslc against `theirs`, ltlsynt live or recorded). */
+export interface Summary {
+  readonly both: readonly Row[];
+  readonly onlyTslc: readonly Row[];
+  readonly onlyTheirs: readonly Row[];
+  /** Opposite verdicts (the defect the bench exists to catch). */
+  readonly contradictions: readonly Row[];
+  readonly contradictionsRecorded: readonly Row[];
+  readonly contradictionsStatus: readonly Row[];
+  /** Specs both decide where either needed ≥ 0.3 s. */
+  readonly slow: readonly Row[];
+  /** Median of the per-spec wall ratios tslc / theirs (NaN when none). */
+  readonly medianRatio: number;
+  readonly medianRatioSlow: number;
+}
+
+/** Per-spec wall ratio; a time under 1 ms counts as 1 ms. */
+export const wallRatio = (tslc: Run, theirs: Run): number => tslc.wall / Math.max(theirs.wall, 0.001);
+
+export function summarize(rows: readonly Row[], theirs: (r: Row) => Run | undefined): Summary {
+  const both = rows.filter((r) => decided(r.tslc) && decided(theirs(r)));
+  const slow = both.filter((r) => r.tslc!.wall >= 0.3 || theirs(r)!.wall >= 0.3);
+  const ratio = (r: Row) => wallRatio(r.tslc!, theirs(r)!);
+  return {
+    both,
+    onlyTslc: rows.filter((r) => decided(r.tslc) && !decided(theirs(r))),
+    onlyTheirs: rows.filter((r) => !decided(r.tslc) && decided(theirs(r))),
+    contradictions: rows.filter((r) => opposite(r.tslc, theirs(r))),
+    contradictionsRecorded: rows.filter((r) => opposite(r.tslc, r.recorded)),
+    contradictionsStatus: rows.filter((r) => decided(r.tslc) && r.status !== undefined && r.tslc.verdict !== r.status),
+    slow,
+    medianRatio: median(both.map(ratio)),
+    medianRatioSlow: median(slow.map(ratio)),
+  };
+}
+
+export interface ReportContext {
+  readonly timeout: number;
+  readonly live: boolean;
+  readonly recorded?: string;
+  readonly withStates: boolean;
+  readonly nodeBefore: number;
+  readonly nodeAfter: number;
+  readonly nodeFloor: number;
+  readonly args: readonly string[];
+}
+
+export function report(rows: readonly Row[], theirs: (r: Row) => Run | undefined, c: ReportContext): string {
+  const readBy = (r: Run | undefined) => r !== undefined && r.verdict !== 'error';
+  const sum = summarize(rows, theirs);
+  const { both, onlyTslc, onlyTheirs, slow } = sum;
+  const contra = sum.contradictions;
+  const contraRecorded = sum.contradictionsRecorded;
+  const contraStatus = sum.contradictionsStatus;
+  const ratio = (r: Row) => wallRatio(r.tslc!, theirs(r)!);
+  const withCpu = both.filter((r) => r.tslc!.cpu !== undefined && theirs(r)!.cpu !== undefined);
+  const quick = both.filter((r) => theirs(r)!.wall < 0.05);
+  const states = both.filter((r) => r.tslc!.states !== undefined && theirs(r)!.states !== undefined);
+  const names = (rs: readonly Row[], max = 40) =>
+    rs.length === 0 ? '' : `: ${rs.slice(0, max).map((r) => `\`${r.key.replace(/^tlsf\//, '')}\``).join(', ')}${rs.length > max ? `, … (${rs.length - max} more)` : ''}`;
+  const them = c.live ? 'ltlsynt' : 'ltlsynt (recorded)';
+  const command = `npm run bench -- syntcomp ${c.args.filter((a) => a !== 'syntcomp').join(' ')}`.trim();
+  const lines: string[] = [
+    `## SYNTCOMP LTL track (\`syntcomp\`: ${rows.length} files, ${c.timeout} s limit each)`,
+    '',
+    `Command: \`${command}\`. tslc: \`node bin/tslc.js check --json --no-explain${c.withStates ? '' : ' --no-states'} --timeout ${c.timeout} FILE\` (${c.withStates ? 'a realizable spec gets a controller, minimized and model-checked' : 'verdict only'}); ` +
+      (c.live
+        ? `ltlsynt 2.12.1: \`ltlsynt --tlsf=FILE --realizability\`, run right after tslc on the same file (one process each, wall time around the spawn, process start included).`
+        : `ltlsynt: recorded verdicts and seconds (${c.recorded ?? 'none'}).`),
+    '',
+    '| | count |',
+    '| --- | ---: |',
+    `| files | ${rows.length} |`,
+    `| read by tslc | ${rows.filter((r) => readBy(r.tslc)).length} |`,
+    `| read by ${them} | ${rows.filter((r) => readBy(theirs(r))).length} |`,
+    `| read by both | ${rows.filter((r) => readBy(r.tslc) && readBy(theirs(r))).length} |`,
+    `| decided by tslc | ${rows.filter((r) => decided(r.tslc)).length} |`,
+    `| decided by ${them} | ${rows.filter((r) => decided(theirs(r))).length} |`,
+    `| decided by both | ${both.length} |`,
+    `| only tslc | ${onlyTslc.length} |`,
+    `| only ${them} | ${onlyTheirs.length} |`,
+    `| **contradictions** (tslc vs ${them}) | **${contra.length}** |`,
+    ...(c.live && c.recorded ? [`| contradictions with the recorded ltlsynt verdicts | ${contraRecorded.length} |`] : []),
+    `| contradictions with the files' \`//STATUS\` | ${contraStatus.length} |`,
+    '',
+    '| median over specs both decide | specs | tslc s | ltlsynt s | ratio tslc / ltlsynt (per spec) |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    `| all, wall | ${both.length} | ${fmt(median(both.map((r) => r.tslc!.wall)), 3)} | ${fmt(median(both.map((r) => theirs(r)!.wall)), 3)} | **${fmt(sum.medianRatio)}** |`,
+    `| either ≥ 0.3 s, wall | ${slow.length} | ${fmt(median(slow.map((r) => r.tslc!.wall)), 3)} | ${fmt(median(slow.map((r) => theirs(r)!.wall)), 3)} | **${fmt(sum.medianRatioSlow)}** |`,
+    ...(withCpu.length > 0
+      ? [
+          `| all, CPU (user + system) | ${withCpu.length} | ${fmt(median(withCpu.map((r) => r.tslc!.cpu!)), 3)} | ${fmt(median(withCpu.map((r) => theirs(r)!.cpu!)), 3)} | ${fmt(median(withCpu.map((r) => r.tslc!.cpu! / Math.max(theirs(r)!.cpu!, 0.01))))} |`,
+        ]
+      : []),
+    '',
+    quick.length === 0
+      ? `- No spec that both decide took ltlsynt < 0.05 s; \`node -e 0\` took ${fmt(c.nodeFloor * 1000, 0)} ms (${fmt(c.nodeBefore * 1000, 0)} before the run, ${fmt(c.nodeAfter * 1000, 0)} after, median of 15 spawns each).`
+      : `- Where ltlsynt needs < 0.05 s (${quick.length} specs), tslc's median wall is ${fmt(median(quick.map((r) => r.tslc!.wall)) * 1000, 0)} ms against \`node -e 0\`'s ${fmt(c.nodeFloor * 1000, 0)} ms (${fmt(c.nodeBefore * 1000, 0)} before the run, ${fmt(c.nodeAfter * 1000, 0)} after, median of 15 spawns each): **${fmt((median(quick.map((r) => r.tslc!.wall)) - c.nodeFloor) * 1000, 0)} ms** above Node's own start.`,
+    states.length > 0
+      ? `- Controller states where both built one (${states.length} specs): median tslc ${median(states.map((r) => r.tslc!.states!))}, ltlsynt ${median(states.map((r) => theirs(r)!.states!))} (\`ltlsynt --tlsf=FILE\`, default options); tslc smaller on ${states.filter((r) => r.tslc!.states! < theirs(r)!.states!).length}, equal on ${states.filter((r) => r.tslc!.states! === theirs(r)!.states!).length}, larger on ${states.filter((r) => r.tslc!.states! > theirs(r)!.states!).length}.`
+      : `- Controller states of ltlsynt: not measured (run with \`--states\`).`,
+    `- Only ${them}${names(onlyTheirs)}.`,
+    `- Only tslc${names(onlyTslc)}.`,
+    ...(contra.length + contraRecorded.length + contraStatus.length > 0 ? [`- **Contradictions**${names([...new Set([...contra, ...contraRecorded, ...contraStatus])])}.`] : []),
+    `- Load average at the end: ${loadAverage()}.`,
+    '',
+    '### By family',
+    '',
+    '| family | files | tslc decided | ltlsynt decided | only tslc | only ltlsynt | median ratio (both decided) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const family = (r: Row) => r.key.split('/')[1] ?? '';
+  for (const f of [...new Set(rows.map(family))].sort()) {
+    const rs = rows.filter((r) => family(r) === f);
+    const b = rs.filter((r) => decided(r.tslc) && decided(theirs(r)));
+    lines.push(
+      `| ${f} | ${rs.length} | ${rs.filter((r) => decided(r.tslc)).length} | ${rs.filter((r) => decided(theirs(r))).length} | ${rs.filter((r) => decided(r.tslc) && !decided(theirs(r))).length} | ${rs.filter((r) => !decided(r.tslc) && decided(theirs(r))).length} | ${fmt(median(b.map(ratio)))} |`,
+    );
+  }
+  lines.push('', '### Per spec', '');
+  lines.push(`| file | status | tslc | wall s | CPU s | states | ${them} | wall s | CPU s | states | ratio (wall) |`);
+  lines.push('| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |');
+  for (const r of rows) {
+    const t = r.tslc;
+    const l = theirs(r);
+    const wrong = opposite(t, l) || (decided(t) && r.status !== undefined && t.verdict !== r.status) ? ' **CONTRADICTION**' : '';
+    lines.push(
+      `| ${r.key.replace(/^tlsf\//, '')} | ${r.status ?? ''} | ${t?.verdict ?? ''}${wrong} | ${fmt(t?.wall)} | ${fmt(t?.cpu)} | ${t?.states ?? ''} | ${l?.verdict ?? ''} | ${fmt(l?.wall)} | ${fmt(l?.cpu)} | ${l?.states ?? ''} | ${decided(t) && decided(l) ? fmt(ratio(r)) : ''} |`,
+    );
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+function loadAverage(): string {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' / ') + ' (1, 5, 15 min)';
+  } catch {
+    return 'unknown';
+  }
+}

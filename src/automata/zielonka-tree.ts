@@ -1,0 +1,132 @@
+/**
+ * The Zielonka tree of a Muller condition, and the deterministic parity automaton it defines
+ * (Casares, Colcombet and Fijalkow, "Optimal transformations of games and automata using Muller
+ * conditions", ICALP 2021): how the parity-game route turns an Emerson–Lei condition over a
+ * handful of marks into priorities.
+ *
+ * The condition is given as a predicate on sets of marks (bit masks over marks 0..m−1): a run is
+ * accepting iff the set of marks it sees infinitely often is accepted. The root is labelled with
+ * every mark; the children of a node labelled X are the maximal subsets of X whose acceptance
+ * differs from X's. The automaton's states are the leaves. Reading a transition's marks M in leaf
+ * ℓ, it finds the deepest ancestor n of ℓ whose label contains M, emits n's depth and moves to ℓ
+ * if n = ℓ, else to the leftmost leaf of n's next child (cyclically) after the one above ℓ. The
+ * least depth emitted infinitely often decides: accepting iff that node's label is accepted.
+ */
+
+export interface ZielonkaTree {
+  /** Number of marks the condition ranges over. */
+  readonly marks: number;
+  readonly rootAccepting: boolean;
+  /** Largest depth of a node (the root has depth 0). */
+  readonly maxDepth: number;
+  readonly leafCount: number;
+  /** From leaf `leaf` (0 = leftmost), reading the marks `marks` (bit mask). */
+  step(leaf: number, marks: number): { readonly leaf: number; readonly depth: number };
+  /** Whether a node at this depth is accepting (depths alternate from the root's status). */
+  acceptingAt(depth: number): boolean;
+}
+
+/** Largest number of marks a tree is built for (children are found among all subsets). */
+export const MAX_TREE_MARKS = 16;
+
+/**
+ * The Zielonka tree of `accepts` over `marks` marks, or undefined when it has more than
+ * `maxNodes` nodes or more than MAX_TREE_MARKS marks.
+ */
+export function zielonkaTree(marks: number, accepts: (set: number) => boolean, maxNodes = 10_000): ZielonkaTree | undefined {
+  if (marks > MAX_TREE_MARKS) return undefined;
+  const memo = new Map<number, boolean>();
+  const acc = (set: number) => {
+    let r = memo.get(set);
+    if (r === undefined) memo.set(set, (r = accepts(set)));
+    return r;
+  };
+  const full = marks === 0 ? 0 : 2 ** marks - 1;
+  const label: number[] = [];
+  const accepting: boolean[] = [];
+  const depth: number[] = [];
+  const parent: number[] = [];
+  const childIndex: number[] = [];
+  const children: number[][] = [];
+  const add = (set: number, d: number, p: number, index: number) => {
+    label.push(set);
+    accepting.push(acc(set));
+    depth.push(d);
+    parent.push(p);
+    childIndex.push(index);
+    children.push([]);
+    return label.length - 1;
+  };
+  add(full, 0, -1, 0);
+  for (let n = 0; n < label.length; n++) {
+    if (label.length > maxNodes) return undefined;
+    const x = label[n];
+    const status = accepting[n];
+    const subsets: number[] = [];
+    for (let sub = (x - 1) & x; ; sub = (sub - 1) & x) {
+      subsets.push(sub);
+      if (sub === 0) break;
+    }
+    if (x === 0) subsets.length = 0;
+    subsets.sort((a, b) => popcount(b) - popcount(a));
+    const kept: number[] = [];
+    for (const y of subsets) {
+      if (acc(y) === status) continue;
+      if (kept.some((k) => (y & ~k) === 0)) continue;
+      kept.push(y);
+    }
+    for (const y of kept) children[n].push(add(y, depth[n] + 1, n, children[n].length));
+  }
+  // Leaves left to right, and each node's leftmost leaf.
+  const leaves: number[] = [];
+  const leafOf = new Int32Array(label.length).fill(-1);
+  const leftmost = new Int32Array(label.length);
+  const visit = (n: number) => {
+    if (children[n].length === 0) {
+      leafOf[n] = leaves.length;
+      leaves.push(n);
+      leftmost[n] = leafOf[n];
+      return;
+    }
+    for (const c of children[n]) visit(c);
+    leftmost[n] = leftmost[children[n][0]];
+  };
+  visit(0);
+  const maxDepth = Math.max(...depth);
+  const cache = new Map<number, { leaf: number; depth: number }>();
+  return {
+    marks,
+    rootAccepting: accepting[0],
+    maxDepth,
+    leafCount: leaves.length,
+    acceptingAt: (d) => (d % 2 === 0 ? accepting[0] : !accepting[0]),
+    step(leaf, set) {
+      const key = leaf * 2 ** MAX_TREE_MARKS + set;
+      const hit = cache.get(key);
+      if (hit) return hit;
+      let n = leaves[leaf];
+      let below = -1;
+      while ((set & ~label[n]) !== 0) {
+        below = n;
+        n = parent[n];
+      }
+      let result: { leaf: number; depth: number };
+      if (below < 0) result = { leaf, depth: depth[n] };
+      else {
+        const next = children[n][(childIndex[below] + 1) % children[n].length];
+        result = { leaf: leftmost[next], depth: depth[n] };
+      }
+      cache.set(key, result);
+      return result;
+    },
+  };
+}
+
+function popcount(x: number): number {
+  let c = 0;
+  while (x) {
+    x &= x - 1;
+    c++;
+  }
+  return c;
+}

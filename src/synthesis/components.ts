@@ -1,0 +1,254 @@
+/**
+ * A spec as a product of small deterministic automata with an Emerson–Lei acceptance condition,
+ * for the parity-game route (parity-route.ts): no nondeterminism to resolve, so the game is
+ * played on the product directly (no bounded counters, no determinization).
+ *
+ * The spec `I → (P ∧ (A → G))` (spec.ts) is split into conjuncts per part; each conjunct, in
+ * negation normal form, is a Boolean combination of *atoms*, each recognised by a deterministic
+ * component:
+ *
+ * - safety formulas (no U, F, M): progression (src/automata/progression.ts); the atom holds
+ *   while the state is not `false`. All safety conjuncts of one part share one component;
+ * - co-safety formulas (no G, R, W): progression; the atom holds once the state is `true`;
+ * - `G c` with c co-safety (`G(r → F g)`, `G F p`, …): a Büchi component that follows every
+ *   pending attempt to satisfy c (their conjunction, progressed) and marks a *breakpoint* each
+ *   time all attempts started before the previous breakpoint are done (Miyano–Hayashi for a
+ *   universal automaton: deterministic). `G F p` with p propositional is one state with `p`
+ *   marked;
+ * - `F s` with s safety: the complement of the Büchi component of `G ¬s` (Fin of its mark).
+ *
+ * A safety or co-safety atom's value is known at every position for as long as the play stays
+ * there (`current`), and for good once its state is a sink (`permanent`); a Büchi atom is
+ * `Inf(mark)`. Anything else (`G(r → F G g)`, `G F s` with s not co-safety, `X` over liveness)
+ * is not supported: `componentsOf` returns undefined and the bounded engine takes the spec.
+ */
+import { BDD_FALSE, BDD_TRUE, BddManager, type BddNode } from '../automata/bdd.js';
+import { Progression } from '../automata/progression.js';
+import { type GameSpec, exactlyOne, inputNames, outputNames, type SignalGroup } from '../game/spec.js';
+import { type Formula, G, isPropositional, not } from '../ltl/formula.js';
+import { isSyntacticCosafety, isSyntacticSafety } from '../ltl/fragments.js';
+import { toNnf } from '../ltl/nnf.js';
+
+export interface Component {
+  readonly kind: 'safety' | 'cosafety' | 'buchi';
+  /** Shown in progress messages. */
+  readonly label: string;
+  readonly initial: number;
+  /**
+   * One step from a state, as groups of factors: BDDs over the letters (first in the order) and
+   * below them anything the component likes (progression obligations). Once a letter is fixed,
+   * what is left of each group's factors, conjoined, determines the successor (`successor`).
+   */
+  groups(state: number): readonly (readonly BddNode[])[];
+  /** The successor, and whether the step is marked (Büchi components), from each group's conjunction. */
+  successor(state: number, groups: readonly BddNode[]): { readonly to: number; readonly mark: boolean };
+  /** The atom's value for every continuation from this state, if that is settled. */
+  permanent(state: number): boolean | undefined;
+  /** The atom's value if the play stayed in states like this one forever (undefined: Büchi). */
+  current(state: number): boolean | undefined;
+}
+
+export interface Components {
+  /** Propositions, first mover's first (the letter manager's order). */
+  readonly letters: readonly string[];
+  readonly bdd: BddManager;
+  readonly components: readonly Component[];
+  /** Acceptance over the atoms: variable `k` of `acceptanceBdd` is component k's atom. */
+  readonly acceptance: BddNode;
+  readonly acceptanceBdd: BddManager;
+}
+
+/** Settled states of a progression component. */
+const isSink = (s: number) => s === BDD_TRUE || s === BDD_FALSE;
+
+class ProgressionComponent implements Component {
+  constructor(
+    readonly kind: 'safety' | 'cosafety',
+    readonly label: string,
+    private readonly progression: Progression,
+    readonly initial: number,
+  ) {}
+  groups(state: number): readonly (readonly BddNode[])[] {
+    return [this.progression.factors(state)];
+  }
+  successor(_state: number, groups: readonly BddNode[]): { to: number; mark: boolean } {
+    return { to: groups[0], mark: false };
+  }
+  permanent(state: number): boolean | undefined {
+    if (!isSink(state)) return undefined;
+    return state === BDD_TRUE;
+  }
+  current(state: number): boolean {
+    return this.kind === 'safety' ? state !== BDD_FALSE : state === BDD_TRUE;
+  }
+}
+
+/** `G F p` with p propositional: one state, the steps where p holds marked. */
+class RecurrenceComponent implements Component {
+  readonly kind = 'buchi';
+  readonly initial = 0;
+  private readonly guard: readonly (readonly BddNode[])[];
+  constructor(
+    readonly label: string,
+    bdd: BddManager,
+    p: Formula,
+  ) {
+    this.guard = [[bdd.fromFormula(p)]];
+  }
+  groups(): readonly (readonly BddNode[])[] {
+    return this.guard;
+  }
+  successor(_state: number, groups: readonly BddNode[]): { to: number; mark: boolean } {
+    return { to: 0, mark: groups[0] === BDD_TRUE };
+  }
+  permanent(): undefined {
+    return undefined;
+  }
+  current(): undefined {
+    return undefined;
+  }
+}
+
+/**
+ * `G c` with c co-safety: states are pairs (B, R) of progression states, R the conjunction of
+ * every attempt at c still pending, B those started before the last breakpoint. Each step starts
+ * a new attempt (R ∧ c, progressed); when B is done (`true`) the step is marked and B restarts
+ * from R. A word satisfies `G c` iff every attempt finishes, iff breakpoints recur. R = `false`
+ * (an attempt failed) is a dead state.
+ */
+class BreakpointComponent implements Component {
+  readonly kind = 'buchi';
+  readonly initial: number;
+  private readonly pairs: Array<readonly [BddNode, BddNode]> = [];
+  private readonly ids = new Map<string, number>();
+  private readonly memo = new Map<number, readonly (readonly BddNode[])[]>();
+  private readonly attempt: BddNode;
+  private readonly dead: number;
+  constructor(
+    readonly label: string,
+    private readonly progression: Progression,
+    c: Formula,
+  ) {
+    this.attempt = progression.state(c);
+    this.dead = this.id(BDD_FALSE, BDD_FALSE);
+    this.initial = this.id(BDD_TRUE, BDD_TRUE);
+  }
+  private id(b: BddNode, r: BddNode): number {
+    if (r === BDD_FALSE) b = BDD_FALSE;
+    const key = `${b},${r}`;
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.pairs.length;
+      this.pairs.push([b, r]);
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+  groups(state: number): readonly (readonly BddNode[])[] {
+    let hit = this.memo.get(state);
+    if (!hit) {
+      const [b, r] = this.pairs[state];
+      hit = [this.progression.factors(b), this.progression.factors(this.progression.bdd.and(r, this.attempt))];
+      this.memo.set(state, hit);
+    }
+    return hit;
+  }
+  successor(state: number, groups: readonly BddNode[]): { to: number; mark: boolean } {
+    if (state === this.dead) return { to: state, mark: false };
+    const [b, r] = groups;
+    const breakpoint = b === BDD_TRUE && r !== BDD_FALSE;
+    return { to: this.id(breakpoint ? r : b, r), mark: breakpoint };
+  }
+  permanent(state: number): boolean | undefined {
+    return state === this.dead ? false : undefined;
+  }
+  current(state: number): boolean | undefined {
+    return this.permanent(state);
+  }
+}
+
+type Part = 'initially' | 'preset' | 'assumptions' | 'guarantees';
+
+/**
+ * The spec's components and acceptance, or undefined when some conjunct is outside the
+ * supported fragment. The first mover's propositions lead the letter order (the environment's
+ * for Mealy specs). `enforcedSignals`: TSL signals the move enumeration keeps one-hot, whose
+ * exactly-one rule is then left out.
+ */
+export function componentsOf(spec: GameSpec, enforcedSignals: readonly SignalGroup[], tick: () => void = () => {}): Components | undefined {
+  const inputs = inputNames(spec);
+  const outputs = outputNames(spec);
+  const mealy = spec.semantics === 'mealy';
+  const letters = mealy ? [...inputs, ...outputs] : [...outputs, ...inputs];
+  const bdd = new BddManager();
+  const progression = new Progression(bdd, letters, tick);
+  const acceptanceBdd = new BddManager();
+  const components: Component[] = [];
+  const atom = (c: Component): BddNode => {
+    components.push(c);
+    return acceptanceBdd.variable(String(components.length - 1));
+  };
+  const signalRules = spec.signals.filter((g) => !enforcedSignals.includes(g)).map((g) => G(exactlyOne(g.updates)));
+
+  const part = (name: Part): BddNode | undefined => {
+    const formulas = [...spec[name].map((p) => p.formula), ...(name === 'preset' ? signalRules : [])];
+    let acc = BDD_TRUE;
+    // Safety and co-safety conjuncts of a part share one progression component.
+    const groups: Record<'safety' | 'cosafety', Formula[]> = { safety: [], cosafety: [] };
+    for (const c of formulas.flatMap((f) => topConjuncts(toNnf(f)))) {
+      if (isSyntacticSafety(c)) groups.safety.push(c);
+      else if (isSyntacticCosafety(c)) groups.cosafety.push(c);
+      else {
+        const a = atomOf(c);
+        if (a === undefined) return undefined;
+        acc = acceptanceBdd.and(acc, a);
+      }
+    }
+    for (const kind of ['safety', 'cosafety'] as const) {
+      const fs = groups[kind];
+      if (fs.length === 0) continue;
+      const state = bdd.andAll(fs.map((f) => progression.state(f)));
+      acc = acceptanceBdd.and(acc, atom(new ProgressionComponent(kind, `${name} (${kind}, ${fs.length} conjuncts)`, progression, state)));
+    }
+    return acc;
+  };
+  /** The acceptance of one NNF formula below the top-level conjunction, or undefined. */
+  const atomOf = (f: Formula): BddNode | undefined => {
+    if (isSyntacticSafety(f)) return atom(new ProgressionComponent('safety', 'safety', progression, progression.state(f)));
+    if (isSyntacticCosafety(f)) return atom(new ProgressionComponent('cosafety', 'co-safety', progression, progression.state(f)));
+    if (f.kind === 'G' && f.arg.kind === 'F' && isPropositional(f.arg.arg)) return atom(new RecurrenceComponent('G F p', bdd, f.arg.arg));
+    if (f.kind === 'F' && f.arg.kind === 'G' && isPropositional(f.arg.arg))
+      return acceptanceBdd.not(atom(new RecurrenceComponent('F G p', bdd, toNnf(not(f.arg.arg)))));
+    if (f.kind === 'G' && isSyntacticCosafety(f.arg)) return atom(new BreakpointComponent('G c', progression, f.arg));
+    if (f.kind === 'F' && isSyntacticSafety(f.arg)) return acceptanceBdd.not(atom(new BreakpointComponent('F s', progression, toNnf(not(f.arg)))));
+    if (f.kind === 'and' || f.kind === 'or') {
+      let acc = f.kind === 'and' ? BDD_TRUE : BDD_FALSE;
+      for (const a of f.args) {
+        const x = atomOf(a);
+        if (x === undefined) return undefined;
+        acc = f.kind === 'and' ? acceptanceBdd.and(acc, x) : acceptanceBdd.or(acc, x);
+      }
+      return acc;
+    }
+    return undefined;
+  };
+  const I = part('initially');
+  if (I === undefined) return undefined;
+  const P = part('preset');
+  if (P === undefined) return undefined;
+  const A = part('assumptions');
+  if (A === undefined) return undefined;
+  const Gs = part('guarantees');
+  if (Gs === undefined) return undefined;
+  const a = acceptanceBdd;
+  const acceptance = a.or(a.not(I), a.and(P, a.or(a.not(A), Gs)));
+  return { letters, bdd, components, acceptance, acceptanceBdd };
+}
+
+/** Top-level conjuncts of an NNF formula, with `G(a ∧ b)` read as `G a ∧ G b`. */
+function topConjuncts(f: Formula): Formula[] {
+  if (f.kind === 'and') return f.args.flatMap(topConjuncts);
+  if (f.kind === 'G' && f.arg.kind === 'and') return f.arg.args.flatMap((a) => topConjuncts(G(a)));
+  if (f.kind === 'true') return [];
+  return [f];
+}

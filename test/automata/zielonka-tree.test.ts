@@ -1,0 +1,49 @@
+// Zielonka trees (src/automata/zielonka-tree.ts): the parity automaton read off the tree accepts
+// exactly the ultimately periodic sequences of mark sets whose set of marks seen infinitely often
+// satisfies the Muller condition.
+import { describe, expect, it } from 'vitest';
+import { zielonkaTree } from '../../src/automata/zielonka-tree.js';
+import { rng } from '../synthesis/helpers.js';
+
+describe('Zielonka tree parity automaton', () => {
+  it('decides random Muller conditions on random lassos like the condition itself', () => {
+    let checked = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const r = rng(seed);
+      const m = 1 + Math.floor(r() * 4);
+      // A random Muller condition: a table of accepted sets.
+      const table = Array.from({ length: 1 << m }, () => r() < 0.5);
+      const tree = zielonkaTree(m, (set) => table[set]);
+      expect(tree, `seed ${seed}`).toBeDefined();
+      for (let w = 0; w < 10; w++) {
+        const loop = Array.from({ length: 1 + Math.floor(r() * 4) }, () => Math.floor(r() * (1 << m)));
+        const prefix = Array.from({ length: Math.floor(r() * 3) }, () => Math.floor(r() * (1 << m)));
+        let leaf = 0;
+        for (const set of prefix) leaf = tree!.step(leaf, set).leaf;
+        // Run long enough to enter the automaton's cycle, then take the least depth of one more stretch.
+        const rounds = tree!.leafCount + 2;
+        for (let i = 0; i < rounds; i++) for (const set of loop) leaf = tree!.step(leaf, set).leaf;
+        let least = Infinity;
+        for (let i = 0; i < rounds; i++)
+          for (const set of loop) {
+            const s = tree!.step(leaf, set);
+            least = Math.min(least, s.depth);
+            leaf = s.leaf;
+          }
+        const infinitely = loop.reduce((a, b) => a | b, 0);
+        expect(tree!.acceptingAt(least), `seed ${seed}, loop ${loop}`).toBe(table[infinitely]);
+        checked++;
+      }
+    }
+    expect(checked).toBe(3000);
+  });
+
+  it('a generalized Büchi condition needs one leaf per mark, alternating depths', () => {
+    // Inf(0) ∧ Inf(1) ∧ Inf(2): accepting root, its children are the three sets missing one mark.
+    const tree = zielonkaTree(3, (set) => set === 0b111)!;
+    expect(tree.rootAccepting).toBe(true);
+    expect(tree.leafCount).toBe(3);
+    expect(tree.acceptingAt(0)).toBe(true);
+    expect(tree.acceptingAt(1)).toBe(false);
+  });
+});

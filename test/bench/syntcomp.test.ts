@@ -1,0 +1,76 @@
+// The SYNTCOMP bench's pure parts: reading recorded ltlsynt verdicts, the seeded sample, and the
+// counts and medians its report is built from (the runs themselves need ltlsynt and take minutes).
+import { describe, expect, it } from 'vitest';
+import { median, seededRandom } from '../../bench/measure.js';
+import { parseRecorded, report, type Row, type Run, sampleOf, summarize } from '../../bench/syntcomp.js';
+
+const run = (verdict: Run['verdict'], wall: number): Run => ({ verdict, wall });
+const row = (key: string, tslc: Run, ltlsynt: Run, status?: Row['status']): Row => ({ key, path: `/x/${key}`, status, tslc, ltlsynt });
+
+describe('syntcomp bench', () => {
+  it('reads the recorded verdict table: comments and header skipped, TIMEOUT is unknown', () => {
+    const text = [
+      '# ltlsynt --tlsf FILE --realizability',
+      'file\tverdict_10s\tseconds_10s\tverdict_60s\tseconds_60s\tnote',
+      'tlsf/a/x.tlsf\tREALIZABLE\t0.031\t\t\t',
+      'tlsf/a/y.tlsf\tUNREALIZABLE\t1.5\t\t\t',
+      'tlsf/b/z.tlsf\tTIMEOUT\t10.006\tREALIZABLE\t12.1\t',
+      'tlsf/b/w.tlsf\tERROR\t0.01\t\t\t',
+    ].join('\n');
+    const m = parseRecorded(text);
+    expect([...m.keys()]).toEqual(['tlsf/a/x.tlsf', 'tlsf/a/y.tlsf', 'tlsf/b/z.tlsf', 'tlsf/b/w.tlsf']);
+    expect(m.get('tlsf/a/x.tlsf')).toEqual({ verdict: 'realizable', wall: 0.031 });
+    expect(m.get('tlsf/a/y.tlsf')).toEqual({ verdict: 'unrealizable', wall: 1.5 });
+    // The 10-s column decides: a verdict found only at 60 s is not counted at a 10-s limit.
+    expect(m.get('tlsf/b/z.tlsf')?.verdict).toBe('unknown');
+    expect(m.get('tlsf/b/w.tlsf')?.verdict).toBe('error');
+  });
+
+  it('samples the same subset for the same seed, in key order, and another for another seed', () => {
+    const rows = Array.from({ length: 50 }, (_, i) => ({ key: `tlsf/f/${String(i).padStart(2, '0')}.tlsf` }));
+    const a = sampleOf(rows, 7, 1);
+    expect(a).toHaveLength(7);
+    expect(sampleOf(rows, 7, 1)).toEqual(a);
+    expect(a.map((r) => r.key)).toEqual([...a.map((r) => r.key)].sort());
+    expect(new Set(a.map((r) => r.key)).size).toBe(7);
+    expect(sampleOf(rows, 7, 2)).not.toEqual(a);
+    expect(sampleOf(rows, 80, 1)).toEqual(rows);
+  });
+
+  it('counts decided, only-one-side and contradicting specs, and takes the median of per-spec ratios', () => {
+    const rows = [
+      row('tlsf/a/1.tlsf', run('realizable', 0.1), run('realizable', 0.05)), // ratio 2
+      row('tlsf/a/2.tlsf', run('unrealizable', 0.6), run('unrealizable', 0.2)), // ratio 3, slow
+      row('tlsf/a/3.tlsf', run('realizable', 0.4), run('realizable', 0.8)), // ratio 0.5, slow
+      row('tlsf/b/4.tlsf', run('unknown', 10), run('realizable', 0.3)), // only ltlsynt
+      row('tlsf/b/5.tlsf', run('unrealizable', 1), run('unknown', 10)), // only tslc
+      row('tlsf/b/6.tlsf', run('realizable', 0.1), run('unrealizable', 0.1)), // contradiction, ratio 1
+      row('tlsf/b/7.tlsf', run('unrealizable', 0.1), run('error', 0.01), 'realizable'), // contradicts STATUS
+    ];
+    const s = summarize(rows, (r) => r.ltlsynt);
+    expect(s.both.map((r) => r.key)).toEqual(['tlsf/a/1.tlsf', 'tlsf/a/2.tlsf', 'tlsf/a/3.tlsf', 'tlsf/b/6.tlsf']);
+    expect(s.onlyTslc.map((r) => r.key)).toEqual(['tlsf/b/5.tlsf', 'tlsf/b/7.tlsf']);
+    expect(s.onlyTheirs.map((r) => r.key)).toEqual(['tlsf/b/4.tlsf']);
+    expect(s.contradictions.map((r) => r.key)).toEqual(['tlsf/b/6.tlsf']);
+    expect(s.contradictionsStatus.map((r) => r.key)).toEqual(['tlsf/b/7.tlsf']);
+    // Ratios 2, 3, 0.5, 1 → median 1.5; of the two slow specs, 3 and 0.5 → 1.75.
+    expect(s.medianRatio).toBeCloseTo(1.5, 9);
+    expect(s.slow.map((r) => r.key)).toEqual(['tlsf/a/2.tlsf', 'tlsf/a/3.tlsf']);
+    expect(s.medianRatioSlow).toBeCloseTo(1.75, 9);
+    const md = report(rows, (r) => r.ltlsynt, { timeout: 10, live: true, withStates: true, nodeBefore: 0.05, nodeAfter: 0.05, nodeFloor: 0.05, args: ['syntcomp', '--timeout', '10'] });
+    expect(md).toContain('| **contradictions** (tslc vs ltlsynt) | **1** |');
+    expect(md).toContain('| b/6.tlsf |  | realizable **CONTRADICTION** |');
+    expect(md).toContain('Command: `npm run bench -- syntcomp --timeout 10`');
+  });
+
+  it('median and the seeded generator behave', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 2, 3])).toBe(2.5);
+    expect(Number.isNaN(median([]))).toBe(true);
+    const r1 = seededRandom(5);
+    const r2 = seededRandom(5);
+    const xs = Array.from({ length: 5 }, () => r1());
+    expect(Array.from({ length: 5 }, () => r2())).toEqual(xs);
+    expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+  });
+});
