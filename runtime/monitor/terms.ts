@@ -289,9 +289,32 @@ export class TermStore {
     }
   }
 
-  /** Spot syntax, fully parenthesised where precedence could be misread. */
+  /**
+   * Spot syntax, fully parenthesised where precedence could be misread. Iterative (children
+   * first, each term's text cached): a term can be thousands of levels deep.
+   */
   print(t: Term): string {
-    if (t.text !== undefined) return t.text;
+    const stack: Term[] = [t];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (top.text !== undefined) {
+        stack.pop();
+        continue;
+      }
+      const waiting = top.args.filter((a) => a.text === undefined);
+      if (waiting.length > 0) {
+        stack.push(...waiting);
+        continue;
+      }
+      stack.pop();
+      top.text = this.printOne(top);
+    }
+    return t.text!;
+  }
+
+  /** One term's text from its operands' texts (all known). */
+  private printOne(t: Term): string {
+    const operand = (a: Term): string => (a.kind === K.And || a.kind === K.Or || a.kind >= K.U ? `(${a.text!})` : a.text!);
     let s: string;
     switch (t.kind) {
       case K.True:
@@ -305,30 +328,29 @@ export class TermStore {
         break;
       case K.And:
       case K.Or:
-        s = t.args.map((a) => this.printOperand(a)).join(t.kind === K.And ? ' & ' : ' | ');
+        s = t.args.map(operand).join(t.kind === K.And ? ' & ' : ' | ');
         break;
       case K.X:
       case K.F:
       case K.G:
-        s = `${t.kind === K.X ? 'X' : t.kind === K.F ? 'F' : 'G'} ${this.printOperand(t.args[0])}`;
+        s = `${t.kind === K.X ? 'X' : t.kind === K.F ? 'F' : 'G'} ${operand(t.args[0])}`;
         break;
       case K.WX:
-        s = `!X !${this.printOperand(t.args[0])}`;
+        s = `!X !${operand(t.args[0])}`;
         break;
       default: {
         const op = t.kind === K.U ? 'U' : t.kind === K.W ? 'W' : t.kind === K.R ? 'R' : 'M';
-        s = `${this.printOperand(t.args[0])} ${op} ${this.printOperand(t.args[1])}`;
+        s = `${operand(t.args[0])} ${op} ${operand(t.args[1])}`;
       }
     }
-    t.text = s;
-    return s;
-  }
-
-  private printOperand(t: Term): string {
-    const s = this.print(t);
-    return t.kind === K.And || t.kind === K.Or || t.kind >= K.U ? `(${s})` : s;
+    // Terms are shared: written out as a tree, `a xor b xor …` doubles with every operator. The
+    // text is for people (residual formulas, witnesses), so a long one is cut.
+    return s.length > MAX_PRINTED ? `${s.slice(0, MAX_PRINTED)} …` : s;
   }
 }
+
+/** Longest text `print` gives for one term, in characters (then `…`). */
+const MAX_PRINTED = 20_000;
 
 function countDistinct(args: readonly Term[]): number {
   // Children's sizes already count their sub-DAGs; summing over-counts shared nodes, which is

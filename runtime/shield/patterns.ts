@@ -403,22 +403,48 @@ function permuteUnify(ts: readonly LtlNode[], fs: readonly LtlNode[], env: Map<s
   return false;
 }
 
-/** The pattern instance a formula is, if it has exactly the shape of one. */
-export function matchPattern(f: LtlNode): PatternInstance | undefined {
-  for (const d of PATTERNS) {
-    for (const scope of Object.keys(SCOPE_PHRASE) as Scope[]) {
-      const ns = d.nRange ? range(d.nRange[0], d.nRange[1]) : [undefined];
-      for (const n of ns) {
-        const tpl = holeTemplate(d, scope, n);
-        if (!tpl) continue;
-        const env = new Map<string, string>();
-        if (!unify(tpl, f, env)) continue;
-        const slots: Record<string, string | number> = {};
-        for (const [hole, atom] of env) slots[HOLES[hole]] = atom;
-        if (n !== undefined) slots.n = n;
-        return instantiate(d.id, scope, slots as unknown as PatternSlots);
+interface Candidate {
+  readonly d: PatternDef;
+  readonly scope: Scope;
+  readonly n: number | undefined;
+  readonly tpl: LtlNode;
+}
+
+let candidatesByOp: Map<LtlNode['op'], Candidate[]> | undefined;
+
+/**
+ * Every pattern, scope and n with its template, in the library's order, grouped by the template's
+ * top operator: a formula can only match a template with its own top operator, and explaining a
+ * formula tries every subformula, so a 20,000-atom `a | b | …` must not walk all of them per atom.
+ */
+function candidates(op: LtlNode['op']): readonly Candidate[] {
+  if (!candidatesByOp) {
+    candidatesByOp = new Map();
+    for (const d of PATTERNS) {
+      for (const scope of Object.keys(SCOPE_PHRASE) as Scope[]) {
+        const ns = d.nRange ? range(d.nRange[0], d.nRange[1]) : [undefined];
+        for (const n of ns) {
+          const tpl = holeTemplate(d, scope, n);
+          if (!tpl) continue;
+          const list = candidatesByOp.get(tpl.op) ?? [];
+          list.push({ d, scope, n, tpl });
+          candidatesByOp.set(tpl.op, list);
+        }
       }
     }
+  }
+  return candidatesByOp.get(op) ?? [];
+}
+
+/** The pattern instance a formula is, if it has exactly the shape of one. */
+export function matchPattern(f: LtlNode): PatternInstance | undefined {
+  for (const { d, scope, n, tpl } of candidates(f.op)) {
+    const env = new Map<string, string>();
+    if (!unify(tpl, f, env)) continue;
+    const slots: Record<string, string | number> = {};
+    for (const [hole, atom] of env) slots[HOLES[hole]] = atom;
+    if (n !== undefined) slots.n = n;
+    return instantiate(d.id, scope, slots as unknown as PatternSlots);
   }
   return undefined;
 }

@@ -12,6 +12,7 @@ import type { LtlNode } from '../../runtime/ltl/syntax.js';
 import type { LabelRules } from '../../runtime/monitor/label.js';
 import type { PropertySpec } from '../../runtime/monitor/progression.js';
 import { type Diagnostic, type SourceSpan, UserError, error } from '../diagnostics/diagnostic.js';
+import { jsonSyntaxError } from '../diagnostics/json-position.js';
 import { type JsonPath, jsonValueOffset, ruleNodeProblem } from './rule-node.js';
 import type { AuditMissingPolicy } from './fields.js';
 import { englishRule as readEnglishRule } from '../../runtime/shield/english/rule.js';
@@ -121,8 +122,8 @@ function stripComment(line: string): string {
   return line;
 }
 
-function fail(file: string, message: string, code = 'rules'): never {
-  throw new UserError(error(`${file}: ${message}`, undefined, code));
+function fail(file: string, message: string, code = 'rules', span?: SourceSpan): never {
+  throw new UserError(span ? error(message, span, code) : error(`${file}: ${message}`, undefined, code));
 }
 
 function isNode(x: unknown): x is LtlNode {
@@ -134,7 +135,7 @@ export function parseRuleJson(text: string, file: string): RuleSet {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    fail(file, `not valid JSON (${(err as Error).message})`, 'parse');
+    throw new UserError(jsonSyntaxError(text, file, err as Error));
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) fail(file, 'expected a JSON object');
   const obj = data as Record<string, unknown>;
@@ -161,9 +162,11 @@ export function parseRuleJson(text: string, file: string): RuleSet {
       } catch (err) {
         if (!(err instanceof LtlSyntaxError)) throw err;
         const english = englishRule(p.name, p.formula);
-        if (typeof english === 'string') fail(file, `property '${p.name}': ${english}`, 'english');
+        // Located at the formula's string in the file (or the property's name) when it can be found there.
+        if (typeof english === 'string') fail(file, `property '${p.name}': ${english}`, 'english', stringSpan(text, file, p.at, p.formula, 0, p.formula.length + 2));
         if (english) return { ...english, ...(typeof p.description === 'string' ? { description: p.description } : {}) };
-        fail(file, `property '${p.name}': ${err.message} at column ${err.col} of "${p.formula}"`, 'parse');
+        const at = stringSpan(text, file, p.at, p.formula, err.offset + 1, err.length);
+        fail(file, `property '${p.name}': ${err.message}${at ? '' : ` at column ${err.col} of "${p.formula}"`}`, 'parse', at);
       }
     } else if (isNode(p.formula)) {
       // Checked as Spot text would be (shape, and nesting within the LTL limit) before a monitor recurses over it.
@@ -173,11 +176,26 @@ export function parseRuleJson(text: string, file: string): RuleSet {
         throw new UserError(error(`property '${p.name}': ${problem.problem}`, offset === undefined ? { file, line: 1, col: 1 } : spanAt(text, file, offset), 'rules'));
       }
       formula = p.formula;
-    } else fail(file, `property '${p.name}' needs a "formula" (Spot syntax text or an LtlNode object)`);
+    } else {
+      const offset = jsonValueOffset(text, p.at);
+      fail(file, `property '${p.name}' needs a "formula" (Spot syntax text or an LtlNode object)`, 'rules', offset === undefined ? undefined : spanAt(text, file, offset));
+    }
     return { name: p.name, formula, ...(typeof p.description === 'string' ? { description: p.description } : {}) };
   });
   if (properties.length === 0) fail(file, 'no properties', 'empty');
   return { properties, ...parseLabelConfig(obj, file) };
+}
+
+/**
+ * Where character `inside` of the string value at `path` is in the file (0: its opening quote),
+ * through JSON's escapes when the file writes the string as JSON.stringify does; else the quote.
+ */
+function stringSpan(text: string, file: string, path: JsonPath, value: string, inside: number, length: number): SourceSpan | undefined {
+  const offset = jsonValueOffset(text, path);
+  if (offset === undefined) return undefined;
+  if (!text.startsWith(JSON.stringify(value), offset)) return spanAt(text, file, offset);
+  const raw = inside === 0 ? 0 : JSON.stringify(value.slice(0, inside - 1)).length - 1;
+  return { ...spanAt(text, file, offset + raw), length: Math.max(1, length) };
 }
 
 function spanAt(text: string, file: string, offset: number): SourceSpan {
@@ -225,7 +243,7 @@ export function parseLabelsFile(text: string, file: string): LabelConfig {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    fail(file, `not valid JSON (${(err as Error).message})`, 'parse');
+    throw new UserError(jsonSyntaxError(text, file, err as Error));
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) fail(file, 'expected a JSON object');
   return parseLabelConfig(data as Record<string, unknown>, file, true);

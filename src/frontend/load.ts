@@ -109,5 +109,7 @@ export async function loadGame(path: string, options: LoadOptions = {}): Promise
 /** A game from a Spot-syntax formula and the input/output split (`--ltl … --ins … --outs …`). */
 export async function loadLtlGame(formula: string, ins: readonly string[], outs: readonly string[]): Promise<GameSpec> {
   const { ltlGame } = await import('./game-from-ltl.js');
+  // Errors point into the formula as into a file: `<formula>:1:5` with its line and a caret.
+  registerSource('<formula>', formula);
   return ltlGame(formula, [...ins], [...outs], { name: 'formula' });
 }

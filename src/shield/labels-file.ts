@@ -15,7 +15,7 @@
  */
 import { type EventRecord, type Labeler, LabelRuleError, type LabelRules, symbolicLabeler } from '../../runtime/monitor/label.js';
 import { UserError, error } from '../diagnostics/diagnostic.js';
-import { jsonSyntaxError } from './json-position.js';
+import { jsonSyntaxError } from '../diagnostics/json-position.js';
 
 export interface ShieldLabels {
   /** Extra propositions of a call, from its arguments. */

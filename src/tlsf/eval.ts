@@ -44,6 +44,7 @@ type Request =
   | { readonly e: Expr; readonly scope: Scope }
   | { readonly binding: Binding; readonly scope: Scope; readonly call?: Expr };
 type Task = Generator<Request, Value, Value>;
+const requestExpr = (r: Request): Expr | undefined => ('e' in r ? r.e : r.call);
 
 type SignalInfo = { readonly decl: SignalDecl; readonly value: Value };
 
@@ -213,6 +214,8 @@ export class Evaluator {
 
   private run(root: Request): Value {
     const stack: Task[] = [this.task(root)];
+    // What each task evaluates, to locate an error raised without a place (an overflow in `num`).
+    const exprs: (Expr | undefined)[] = [requestExpr(root)];
     let input: Value | undefined;
     for (;;) {
       if ((++this.steps & 2047) === 0) {
@@ -220,13 +223,22 @@ export class Evaluator {
         if (stack.length > MAX_NESTING) this.tooDeep(stack.length);
       }
       const top = stack[stack.length - 1];
-      const r = top.next(input as Value);
+      let r: IteratorResult<Request, Value>;
+      try {
+        r = top.next(input as Value);
+      } catch (err) {
+        const at = exprs.findLast((e) => e !== undefined);
+        if (err instanceof UserError && at && err.diagnostics.length === 1 && !err.diagnostics[0].span) this.failAt(err.diagnostics[0].message, at);
+        throw err;
+      }
       if (r.done) {
         stack.pop();
+        exprs.pop();
         if (stack.length === 0) return r.value;
         input = r.value;
       } else {
         stack.push(this.task(r.value));
+        exprs.push(requestExpr(r.value));
         input = undefined;
       }
     }

@@ -6,7 +6,7 @@ import { type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import type { GameSpec } from '../game/spec.js';
 import { abstractTsl, type NamingScheme } from './abstraction.js';
 import { type CheckOptions, checkTsl, type TslSymbols } from './check.js';
-import { parseTsl } from './parse.js';
+import { deepestPoint, parseTsl } from './parse.js';
 import { theoryErrors } from './theory-check.js';
 import type { TheoryName } from '../game/spec.js';
 import { type DeriveResult, theoryOfHeader, withTheory } from '../theory/index.js';
@@ -44,7 +44,7 @@ export interface TslLoadResult {
 
 /** Parses, checks and abstracts a `.tsl` file into a game. Throws `UserError` on any error. */
 export function loadTslGame(file: string, text: string, options: TslLoadOptions = {}): TslLoadResult {
-  return guardDepth(file, () => {
+  return guardDepth(file, text, () => {
     const ast = parseTsl(file, text);
     const checked = checkTsl(ast, text, options);
     let game = abstractTsl(checked, basename(file, extname(file)), options.names ?? 'readable');
@@ -72,7 +72,7 @@ export function loadTslGame(file: string, text: string, options: TslLoadOptions 
 
 /** The symbol table of a `.tsl` file (like tsltools' `tslsym`). */
 export function tslSymbols(file: string, text: string, options: TslLoadOptions = {}): { symbols: TslSymbols; diagnostics: Diagnostic[] } {
-  return guardDepth(file, () => {
+  return guardDepth(file, text, () => {
     const checked = checkTsl(parseTsl(file, text), text, options);
     return { symbols: checked.symbols, diagnostics: [...checked.warnings] };
   });
@@ -82,12 +82,12 @@ export function tslSymbols(file: string, text: string, options: TslLoadOptions =
  * The passes recurse over the formula tree; a chain of thousands of operators (`a && a && …`)
  * can exhaust the stack. That is an input the user must split, not a crash.
  */
-function guardDepth<T>(file: string, work: () => T): T {
+function guardDepth<T>(file: string, text: string, work: () => T): T {
   try {
     return work();
   } catch (err) {
     if (err instanceof RangeError) {
-      throw new UserError({ severity: 'error', message: 'formula nested too deeply (split it into several formulas)', span: { file, line: 1, col: 1 }, code: 'too-deep' });
+      throw new UserError({ severity: 'error', message: 'formula nested too deeply (split it into several formulas)', span: { file, ...deepestPoint(text) }, code: 'too-deep' });
     }
     throw err;
   }

@@ -110,6 +110,11 @@ function nesting(text: string, limit = Infinity): { crossing?: number; what?: 'c
   return { deepest };
 }
 
+/** The first opening at the deepest bracket level: where to point when a later pass finds a spec too deep. */
+export function deepestPoint(text: string): { line: number; col: number } {
+  return lineColOf(text, nesting(text).deepest);
+}
+
 function lineColOf(text: string, offset: number): { line: number; col: number } {
   const before = text.slice(0, offset);
   const line = before.split('\n').length;

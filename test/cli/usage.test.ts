@@ -81,4 +81,18 @@ describe.skipIf(!built)('tslc usage (built CLI)', () => {
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr.trimEnd()).toMatch(message);
   });
+
+  it('explain-ltl takes its formula after -- (found by the fuzz test: it said "give a formula")', () => {
+    const plain = tslc('explain-ltl', 'G (a -> F b)');
+    const dashed = tslc('explain-ltl', '--', 'G (a -> F b)');
+    expect(plain.code).toBe(0);
+    expect(dashed).toEqual(plain);
+    // A formula that starts like an option is passed this way; its syntax error is located.
+    const minus = tslc('explain-ltl', '--', '-a');
+    expect(minus.code).toBe(2);
+    expect(minus.stderr).toMatch(/^<formula>:1:1: error: /);
+    const two = tslc('explain-ltl', '--', 'G a', 'F b');
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/give one formula after --, not 2/);
+  });
 });

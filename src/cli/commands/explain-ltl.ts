@@ -115,7 +115,10 @@ export async function run(args: Record<string, unknown>, deps: ExplainLtlDeps = 
     else for (const p of cat) out(`${p.id.padEnd(18)} ${p.english}${p.scopes.length > 1 ? `   [scopes: ${p.scopes.join(', ')}]` : ''}`);
     return ExitCode.ok;
   }
-  const text = typeof args.text === 'string' ? args.text : undefined;
+  // After `--` (how a formula that starts like an option is passed) yargs fills no positional.
+  const afterDashes = Array.isArray(args['--']) ? args['--'].map(String) : [];
+  if (afterDashes.length > 1) throw new UserError({ severity: 'error', message: `give one formula after --, not ${afterDashes.length} (quote it)`, code: 'usage' });
+  const text = typeof args.text === 'string' ? args.text : afterDashes[0];
   if (text === undefined || text.trim() === '') {
     throw usage("give a formula (or a sentence with --english), e.g. tslc explain-ltl 'G(a -> F b)'");
   }

@@ -199,6 +199,7 @@ export const commands: readonly CommandSpec[] = [
     describe: 'Explain an LTL formula in plain English; --english: an English constraint sentence to LTL, with its paraphrase',
     builder: (y) =>
       y
+        .parserConfiguration({ 'populate--': true })
         .positional('text', { type: 'string', describe: "a Spot-syntax formula, e.g. 'G(\"call:pay\" -> F \"call:confirm\")', or a sentence with --english" })
         .option('english', { type: 'boolean', default: false, describe: 'read TEXT as an English constraint (offline translator) and print its LTL and paraphrase' })
         .option('props', { type: 'string', array: true, describe: 'with --english: the propositions phrases must ground to, comma-separated (living_room,bathroom,…)' })
