@@ -16,10 +16,17 @@ export type PropertyKind = 'safety' | 'liveness' | 'other';
 
 /** In the syntactic safety fragment: after pushing negations inwards, no F, U or M. */
 export function syntacticSafety(formula: LtlNode): boolean {
-  // Iterative (rule formulas may nest deeply): (node, polarity) pairs; polarity false = under a negation.
+  // Iterative (rule formulas may nest deeply): (node, polarity) pairs; polarity false = under a
+  // negation. Each pair is visited once: `<->` and `xor` put both polarities of both sides on the
+  // stack, so a chain of n of them would otherwise be walked 2^n times.
   const stack: [LtlNode, boolean][] = [[formula, true]];
+  const seen = new Map<LtlNode, number>();
   while (stack.length > 0) {
     const [n, pos] = stack.pop()!;
+    const bit = pos ? 1 : 2;
+    const mask = seen.get(n) ?? 0;
+    if (mask & bit) continue;
+    seen.set(n, mask | bit);
     switch (n.op) {
       case 'true':
       case 'false':
