@@ -140,7 +140,7 @@ export const commands: readonly CommandSpec[] = [
   },
   {
     command: 'judge <log>',
-    describe: 'Score an LLM-as-judge auditor against the TRAC monitor on labelled runs: precision, recall and F1 per property (paper 002, Table 2)',
+    describe: 'Score an LLM-as-judge auditor against the TRAC monitor on labelled runs: precision, recall and F1 per property (the shape of Table 2 of the TRAC paper, Alamdari et al.)',
     builder: (y) =>
       y
         .positional('log', { type: 'string', demandOption: true, describe: 'labelled log (.jsonl or .csv)' })
