@@ -4,6 +4,7 @@ import type { GameSpec, SignalGroup } from '../../src/game/spec.js';
 import { and, FALSE, type Formula } from '../../src/ltl/formula.js';
 import { parseFormula } from '../../src/ltl/parse.js';
 import type { TraceStep } from '../../src/synthesis/idle-turns.js';
+import { mulberry32 } from '../../runtime/random.js';
 
 export interface SmallSpec {
   readonly ins: readonly string[];
@@ -41,14 +42,7 @@ export function gameOf(s: SmallSpec, name = 'test'): GameSpec {
 
 /** Deterministic PRNG (mulberry32), so a failing random case can be replayed from its seed. */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(seed);
 }
 
 /**

@@ -18,6 +18,7 @@ import type { MealyMachine } from '../../src/game/mealy.js';
 import { type GameSpec, specFormula } from '../../src/game/spec.js';
 import { and, type Formula } from '../../src/ltl/formula.js';
 import { toSpot } from '../../src/ltl/print.js';
+import { mulberry32 } from '../../runtime/random.js';
 
 type Fn = (...args: unknown[]) => unknown;
 
@@ -42,14 +43,7 @@ export interface RunOutcome {
 
 /** A small deterministic PRNG (mulberry32). */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(seed);
 }
 
 export function hash(text: string): number {
