@@ -370,13 +370,10 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
 
   if (realizable) {
     if (!options.controller) return { verdict: 'realizable', stats };
-    const machine = mealy
-      ? mealyController(start, solution.strategy)
-      : mooreController(start, solution.strategy);
-    return { verdict: 'realizable', controller: machine, stats };
+    return { verdict: 'realizable', controller: controllerOf(start, solution.strategy), stats };
   }
   if (!options.counterstrategy) return { verdict: 'unrealizable', stats };
-  return { verdict: 'unrealizable', counterstrategy: mealy ? mealyCounterstrategy(start, solution.strategy) : mooreCounterstrategy(start, solution.strategy), stats };
+  return { verdict: 'unrealizable', counterstrategy: counterstrategyOf(start, solution.strategy), stats };
 
   /**
    * A controller's outputs: what the move fixed; a boolean it left open stays open (the
@@ -418,106 +415,86 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     return n;
   }
 
-  function mealyController(startVertex: number, strategy: Int32Array): MealyMachine {
+  /**
+   * A winning strategy read off as transitions from `startVertex` (states numbered as reached),
+   * in the winner's terms: `own` is the winner's letter, `other` the opponent's. Where the winner
+   * moves first (a Moore controller, a Mealy environment) each state commits to one complete
+   * letter and the opponent's letters that follow take the edges; where it moves second it
+   * answers each class of the opponent's letters with one letter of its own (`answer`). The
+   * winner's sink loops on `sink`.
+   */
+  function strategySteps(
+    startVertex: number,
+    strategy: Int32Array,
+    winner: {
+      readonly name: string;
+      readonly sinkVertex: number;
+      readonly sink: { readonly own: Cube; readonly other: Cube };
+      readonly movesFirst: boolean;
+      readonly answer: (letters: BddNode) => Cube;
+    },
+  ): { stateCount: number; steps: Array<{ from: number; own: Cube; other: Cube; to: number }> } {
     const states = numbering(startVertex);
-    const transitions: MealyTransition[] = [];
+    const steps: Array<{ from: number; own: Cube; other: Cube; to: number }> = [];
     for (let s = 0; s < states.list.length; s++) {
       tick();
       const v = states.list[s];
-      if (v === SINK_WIN) {
-        transitions.push({ from: s, input: dict(), output: outputCube(dict()), to: s });
+      if (v === winner.sinkVertex) {
+        steps.push({ from: s, ...winner.sink, to: s });
+        continue;
+      }
+      if (winner.movesFirst) {
+        const w = strategy[v];
+        if (w < 0) throw new Error(`parity route: no winning move for the ${winner.name}`);
+        const { position, x } = what[w]!;
+        const move = movesOf(position)[x];
+        const own = completeFirst(move.guard);
+        succ[w].forEach((t, i) => {
+          const to = states.of(t);
+          const others = restrictFirst(edgesOf(position)[move.edges[i]].guard, own);
+          for (const other of pathCubes(lbdd, others)) steps.push({ from: s, own, other, to });
+        });
         continue;
       }
       for (const w of succ[v]) {
         const t = strategy[w];
-        if (t < 0) throw new Error('parity route: no winning move for the controller');
+        if (t < 0) throw new Error(`parity route: no winning move for the ${winner.name}`);
         const { edge, move } = edgeTo(w, t);
         const to = states.of(t);
-        // Inputs first in the order: below each input class, the outputs that take the edge.
-        for (const [outs, ins] of firstLetters.of(lbdd.and(edge.guard, move.guard))) {
-          if (outs === BDD_FALSE) continue;
-          const output = outputCube(preferredCube(lbdd, outs, preferredOutputs));
-          for (const input of pathCubes(lbdd, ins)) transitions.push({ from: s, input, output, to });
+        // The opponent's letters first in the order: below each class of them, the winner's
+        // letters that take the edge.
+        for (const [ownLetters, others] of firstLetters.of(lbdd.and(edge.guard, move.guard))) {
+          if (ownLetters === BDD_FALSE) continue;
+          const own = winner.answer(ownLetters);
+          for (const other of pathCubes(lbdd, others)) steps.push({ from: s, own, other, to });
         }
       }
     }
-    return { inputs, outputs, stateCount: states.list.length, initial: 0, transitions };
+    return { stateCount: states.list.length, steps };
   }
 
-  function mooreController(startVertex: number, strategy: Int32Array): MealyMachine {
-    const states = numbering(startVertex);
-    const transitions: MealyTransition[] = [];
-    for (let s = 0; s < states.list.length; s++) {
-      tick();
-      const v = states.list[s];
-      if (v === SINK_WIN) {
-        transitions.push({ from: s, input: dict(), output: outputCube(dict()), to: s });
-        continue;
-      }
-      const w = strategy[v];
-      if (w < 0) throw new Error('parity route: no winning move for the controller');
-      const { position, x } = what[w]!;
-      const move = movesOf(position)[x];
-      const output = completeFirst(move.guard);
-      succ[w].forEach((t, i) => {
-        const to = states.of(t);
-        const ins = restrictFirst(edgesOf(position)[move.edges[i]].guard, output);
-        for (const input of pathCubes(lbdd, ins)) transitions.push({ from: s, input, output, to });
-      });
-    }
-    return { inputs, outputs, stateCount: states.list.length, initial: 0, transitions };
+  function controllerOf(startVertex: number, strategy: Int32Array): MealyMachine {
+    const { stateCount, steps } = strategySteps(startVertex, strategy, {
+      name: 'controller',
+      sinkVertex: SINK_WIN,
+      sink: { own: outputCube(dict()), other: dict() },
+      movesFirst: !mealy,
+      answer: (letters) => outputCube(preferredCube(lbdd, letters, preferredOutputs)),
+    });
+    const transitions: MealyTransition[] = steps.map(({ from, own, other, to }) => ({ from, input: other, output: own, to }));
+    return { inputs, outputs, stateCount, initial: 0, transitions };
   }
 
-  function mealyCounterstrategy(startVertex: number, strategy: Int32Array): Counterstrategy {
-    const states = numbering(startVertex);
-    const transitions: CounterstrategyTransition[] = [];
-    const idle = completeInputs(dict(), inputs);
-    for (let s = 0; s < states.list.length; s++) {
-      tick();
-      const v = states.list[s];
-      if (v === SINK_LOSE) {
-        transitions.push({ from: s, input: idle, output: dict(), to: s });
-        continue;
-      }
-      const w = strategy[v];
-      if (w < 0) throw new Error('parity route: no winning move for the environment');
-      const { position, x } = what[w]!;
-      const move = movesOf(position)[x];
-      const input = completeFirst(move.guard);
-      succ[w].forEach((t, i) => {
-        const to = states.of(t);
-        const outs = restrictFirst(edgesOf(position)[move.edges[i]].guard, input);
-        for (const output of pathCubes(lbdd, outs)) transitions.push({ from: s, input, output, to });
-      });
-    }
-    return { inputs, outputs, stateCount: states.list.length, initial: 0, seesCurrentOutputs: false, signalsEnforced: enforced.length > 0, transitions };
-  }
-
-  function mooreCounterstrategy(startVertex: number, strategy: Int32Array): Counterstrategy {
-    const states = numbering(startVertex);
-    const transitions: CounterstrategyTransition[] = [];
-    const idle = completeInputs(dict(), inputs);
-    for (let s = 0; s < states.list.length; s++) {
-      tick();
-      const v = states.list[s];
-      if (v === SINK_LOSE) {
-        transitions.push({ from: s, input: idle, output: dict(), to: s });
-        continue;
-      }
-      for (const w of succ[v]) {
-        const t = strategy[w];
-        if (t < 0) throw new Error('parity route: no winning move for the environment');
-        const { edge, move } = edgeTo(w, t);
-        const to = states.of(t);
-        // Outputs first in the order: below each output class, the inputs that take the edge.
-        for (const [ins, outs] of firstLetters.of(lbdd.and(edge.guard, move.guard))) {
-          if (ins === BDD_FALSE) continue;
-          const input = completeInputs(preferredCube(lbdd, ins), inputs);
-          for (const output of pathCubes(lbdd, outs)) transitions.push({ from: s, input, output, to });
-        }
-      }
-    }
-    return { inputs, outputs, stateCount: states.list.length, initial: 0, seesCurrentOutputs: true, signalsEnforced: enforced.length > 0, transitions };
+  function counterstrategyOf(startVertex: number, strategy: Int32Array): Counterstrategy {
+    const { stateCount, steps } = strategySteps(startVertex, strategy, {
+      name: 'environment',
+      sinkVertex: SINK_LOSE,
+      sink: { own: completeInputs(dict(), inputs), other: dict() },
+      movesFirst: mealy,
+      answer: (letters) => completeInputs(preferredCube(lbdd, letters), inputs),
+    });
+    const transitions: CounterstrategyTransition[] = steps.map(({ from, own, other, to }) => ({ from, input: own, output: other, to }));
+    return { inputs, outputs, stateCount, initial: 0, seesCurrentOutputs: !mealy, signalsEnforced: enforced.length > 0, transitions };
   }
 }
 
