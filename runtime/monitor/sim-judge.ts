@@ -8,10 +8,7 @@
  * measure the harness and the error rate it was given, not any real model. Deterministic from
  * (seed, prompt); labelled everywhere as simulated (id `sim:judge#<seed>`, replies `[simulated]`).
  */
-import { LlmError } from '../llm/errors.js';
-import { type ChatMessage, type Completion, estimateTokens, type GenerateOptions, type Model } from '../llm/model.js';
-import { createRng, seedFrom } from '../llm/sim/rng.js';
-import { parseMarker } from '../llm/template.js';
+import { probability, simulatedRequestModel, type SimulatedRequestModel } from '../llm/sim/request-model.js';
 
 /** What a perfect judge reports for one rule on one run. */
 export interface JudgeTruth {
@@ -29,10 +26,8 @@ export interface SimJudgeOptions {
   readonly errorRate?: number;
 }
 
-export interface SimulatedJudgeModel extends Model {
-  /** Requests answered so far. */
-  readonly calls: number;
-}
+/** Counts the requests it answered (`calls`). */
+export type SimulatedJudgeModel = SimulatedRequestModel;
 
 /** Rule names of a judge request (`Rule N (name): …` lines), in order. */
 export function judgeRequestRules(text: string): string[] {
@@ -48,46 +43,34 @@ export function judgeRequestActions(text: string): string[] | undefined {
 
 export function simulatedJudgeModel(options: SimJudgeOptions): SimulatedJudgeModel {
   const seed = options.seed ?? 0;
-  const errorRate = options.errorRate ?? 0;
-  if (!(errorRate >= 0 && errorRate <= 1)) throw new LlmError('config', `errorRate must be between 0 and 1, got ${errorRate}`);
-  const id = `sim:judge#${seed}`;
-  let calls = 0;
-  const unsupported = (message: string) => new LlmError('unsupported', `${id} (simulated): ${message}`, { model: id });
-  return {
-    id,
-    simulated: true,
-    get calls() {
-      return calls;
-    },
-    async complete(messages: readonly ChatMessage[], call: GenerateOptions = {}): Promise<Completion> {
-      if (call.signal?.aborted) throw new LlmError('aborted', 'the LLM call was aborted', { model: id });
-      const kind = messages.map((m) => parseMarker(m.content)).find((m) => m !== undefined)?.kind;
-      if (kind !== 'judge') throw unsupported('only judge requests (judgePrompt, <!-- tslc:judge -->) are understood');
-      const request = messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+  const errorRate = probability(options.errorRate ?? 0, 'errorRate');
+  return simulatedRequestModel({
+    id: `sim:judge#${seed}`,
+    seed,
+    kind: 'judge',
+    understood: 'judge requests (judgePrompt, <!-- tslc:judge -->)',
+    read: (request, unsupported) => {
       const rules = judgeRequestRules(request);
       const actions = judgeRequestActions(request);
       if (!actions) throw unsupported('the request quotes no <actions> block');
       const truth = options.truth(actions);
       if (!truth) throw unsupported('the quoted actions are not a run this simulation knows');
-      calls++;
-      const rng = createRng(seedFrom(seed, call.seed ?? null, messages.map((m) => [m.role, m.content])));
-      const perAction: string[][] = actions.map(() => []);
-      rules.forEach((name, i) => {
-        const t = truth.get(name) ?? {};
-        const place = (label: string, at: number | undefined) => {
-          const correct = at !== undefined;
-          const wrong = rng.chance(errorRate);
-          if (correct === wrong) return; // absent and right, or present and missed
-          const step = correct ? at : Math.floor(rng.next() * actions.length);
-          perAction[Math.min(Math.max(0, step), actions.length - 1)]?.push(`${label}: Rule ${i + 1}`);
-        };
-        place('VIOLATION', t.violatedAt);
-        place('SATISFACTION', t.satisfiedAt);
-      });
-      const lines = ['[simulated]', ...perAction.map((f, i) => `Action ${i + 1}: ${f.length === 0 ? 'COMPLIANT' : f.join(' - ')}`)];
-      const text = lines.join('\n');
-      const input = messages.reduce((sum, m) => sum + estimateTokens(m.content), 0);
-      return { text, model: id, simulated: true, usage: { inputTokens: input, outputTokens: estimateTokens(text) } };
+      return (rng) => {
+        const perAction: string[][] = actions.map(() => []);
+        rules.forEach((name, i) => {
+          const t = truth.get(name) ?? {};
+          const place = (label: string, at: number | undefined) => {
+            const correct = at !== undefined;
+            const wrong = rng.chance(errorRate);
+            if (correct === wrong) return; // absent and right, or present and missed
+            const step = correct ? at : Math.floor(rng.next() * actions.length);
+            perAction[Math.min(Math.max(0, step), actions.length - 1)]?.push(`${label}: Rule ${i + 1}`);
+          };
+          place('VIOLATION', t.violatedAt);
+          place('SATISFACTION', t.satisfiedAt);
+        });
+        return ['[simulated]', ...perAction.map((f, i) => `Action ${i + 1}: ${f.length === 0 ? 'COMPLIANT' : f.join(' - ')}`)].join('\n');
+      };
     },
-  };
+  });
 }

@@ -7,10 +7,7 @@
  * function", made measurable. Deterministic from (seed, prompt); labelled everywhere as simulated
  * (id `sim:label#<seed>`, `simulated: true`, replies starting `[simulated]`).
  */
-import { LlmError } from '../llm/errors.js';
-import { type ChatMessage, type Completion, estimateTokens, type GenerateOptions, type Model } from '../llm/model.js';
-import { createRng, seedFrom } from '../llm/sim/rng.js';
-import { parseMarker } from '../llm/template.js';
+import { probability, simulatedRequestModel, type SimulatedRequestModel } from '../llm/sim/request-model.js';
 import type { EventRecord, Labeler } from './label.js';
 
 export interface SimLabelOptions {
@@ -23,10 +20,8 @@ export interface SimLabelOptions {
   readonly omitRate?: number;
 }
 
-export interface SimulatedLabelModel extends Model {
-  /** Requests answered so far (cache hits in front of the model are not seen). */
-  readonly calls: number;
-}
+/** Counts the requests it answered (`calls`). */
+export type SimulatedLabelModel = SimulatedRequestModel;
 
 /** The proposition names listed in a labelling request (`- name: description` lines). */
 export function labelRequestNames(text: string): string[] {
@@ -54,41 +49,26 @@ export function simulatedLabelModel(options: SimLabelOptions): SimulatedLabelMod
   const seed = options.seed ?? 0;
   const errorRate = probability(options.errorRate ?? 0, 'errorRate');
   const omitRate = probability(options.omitRate ?? 0, 'omitRate');
-  const id = `sim:label#${seed}`;
-  let calls = 0;
-  const unsupported = (message: string) => new LlmError('unsupported', `${id} (simulated): ${message}`, { model: id });
-  return {
-    id,
-    simulated: true,
-    get calls() {
-      return calls;
-    },
-    async complete(messages: readonly ChatMessage[], call: GenerateOptions = {}): Promise<Completion> {
-      if (call.signal?.aborted) throw new LlmError('aborted', 'the LLM call was aborted', { model: id });
-      const kind = messages.map((m) => parseMarker(m.content)).find((m) => m !== undefined)?.kind;
-      if (kind !== 'label') throw unsupported('only labelling requests (llmLabeler, <!-- tslc:label -->) are understood');
-      const request = messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+  return simulatedRequestModel({
+    id: `sim:label#${seed}`,
+    seed,
+    kind: 'label',
+    understood: 'labelling requests (llmLabeler, <!-- tslc:label -->)',
+    read: (request, unsupported) => {
       const names = labelRequestNames(request);
       const event = labelRequestEvent(request);
       if (event === undefined) throw unsupported('the quoted event is not a JSON object (the default render of llmLabeler)');
-      calls++;
-      const truth = options.truth(event);
-      const rng = createRng(seedFrom(seed, call.seed ?? null, messages.map((m) => [m.role, m.content])));
-      const lines = ['[simulated]'];
-      for (const name of names) {
-        const wrong = rng.chance(errorRate);
-        if (rng.chance(omitRate)) continue;
-        const value = Object.hasOwn(truth, name) && truth[name] === true;
-        lines.push(`${name}: ${wrong ? !value : value}`);
-      }
-      const text = lines.join('\n');
-      const input = messages.reduce((sum, m) => sum + estimateTokens(m.content), 0);
-      return { text, model: id, simulated: true, usage: { inputTokens: input, outputTokens: estimateTokens(text) } };
+      return (rng) => {
+        const truth = options.truth(event);
+        const lines = ['[simulated]'];
+        for (const name of names) {
+          const wrong = rng.chance(errorRate);
+          if (rng.chance(omitRate)) continue;
+          const value = Object.hasOwn(truth, name) && truth[name] === true;
+          lines.push(`${name}: ${wrong ? !value : value}`);
+        }
+        return lines.join('\n');
+      };
     },
-  };
-}
-
-function probability(value: number, name: string): number {
-  if (!(value >= 0 && value <= 1)) throw new LlmError('config', `${name} must be between 0 and 1, got ${value}`);
-  return value;
+  });
 }
