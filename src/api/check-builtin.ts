@@ -75,9 +75,12 @@ async function verdictOf(
     return { ...none, spec: label, verdict: 'error', seconds: result.seconds, internalError: result.message, exitCode: ExitCode.internal };
   }
   const notes: Diagnostic[] = [];
+  // The explanation and the theory listing both need the spec again: load it once.
+  let loaded: Promise<GameSpec> | undefined;
+  const loadOnce = () => (loaded ??= load());
   const explanation =
-    result.verdict === 'unrealizable' && options.explain !== false ? await explainSafely(load, timeoutMs, notes) : undefined;
-  const theory = theoryFile === undefined ? undefined : await theoryOf(theoryFile, load, options);
+    result.verdict === 'unrealizable' && options.explain !== false ? await explainSafely(loadOnce, timeoutMs, notes) : undefined;
+  const theory = theoryFile === undefined ? undefined : await theoryOf(theoryFile, loadOnce, options);
   return {
     spec: label,
     verdict: result.verdict,
