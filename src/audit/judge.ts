@@ -210,14 +210,7 @@ export async function judgeAgainstMonitor(input: AsyncIterable<LogItem> | Iterab
   const items: LogItem[] = [];
   for await (const item of input) items.push(item);
   const semantics = options.semantics ?? 'ltl3';
-  const audit = await auditLog(items, {
-    properties: options.properties,
-    ...(options.labels ? { labels: options.labels } : {}),
-    ...(options.groupBy !== undefined ? { groupBy: options.groupBy } : {}),
-    missing: options.missing ?? 'check',
-    semantics,
-    recovery: true,
-  });
+  const audit = await auditLog(items, monitorOptions(options, semantics));
   const runs = runsOf(items, audit.runs, options.groupBy);
   const hide = options.hide ?? [...(options.groupBy !== undefined ? [options.groupBy] : []), 'step'];
   const actionsOf = (run: Run) => run.events.map((e) => renderAction(e, hide));
@@ -277,6 +270,18 @@ function labelling(err: unknown): unknown {
   return isLlmError(err) ? new LabelModelError(err) : err;
 }
 
+/** The monitor both scorings run: TRAC_R (with recovery) on the harness's rules and labels. */
+function monitorOptions(options: JudgeHarnessOptions, semantics: EndSemantics) {
+  return {
+    properties: options.properties,
+    ...(options.labels ? { labels: options.labels } : {}),
+    ...(options.groupBy !== undefined ? { groupBy: options.groupBy } : {}),
+    missing: options.missing ?? 'check',
+    semantics,
+    recovery: true,
+  } as const;
+}
+
 /** TRAC_R on model labels (paper 002's "TRAC_R + LLM labeling"), scored against the rule-based verdicts. */
 async function scoreModelLabels(
   items: readonly LogItem[],
@@ -301,15 +306,7 @@ async function scoreModelLabels(
   } catch (err) {
     throw labelling(err);
   }
-  const audit = await auditLog(items, {
-    properties: options.properties,
-    ...(options.labels ? { labels: options.labels } : {}),
-    ...(options.groupBy !== undefined ? { groupBy: options.groupBy } : {}),
-    missing: options.missing ?? 'check',
-    semantics,
-    recovery: true,
-    delegate: models,
-  }).catch((err: unknown) => {
+  const audit = await auditLog(items, { ...monitorOptions(options, semantics), delegate: models }).catch((err: unknown) => {
     throw labelling(err);
   });
   const found = new Map(audit.runs.map((r) => [r.run, monitorTruth(r)]));
