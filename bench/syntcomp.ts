@@ -121,7 +121,7 @@ export function parseRecorded(text: string): Map<string, Run> {
   return byKey;
 }
 
-function installed(tool: string): boolean {
+export function installed(tool: string): boolean {
   try {
     execFileSync(tool, ['--version'], { stdio: 'ignore' });
     return true;
@@ -130,7 +130,7 @@ function installed(tool: string): boolean {
   }
 }
 
-async function runTslc(path: string, timeoutS: number, withStates: boolean): Promise<Run> {
+export async function runTslc(path: string, timeoutS: number, withStates: boolean): Promise<Run> {
   const flags = ['check', '--json', '--no-explain', ...(withStates ? [] : ['--no-states']), '--timeout', String(timeoutS)];
   // tslc holds its own hard limit (timeout + 2 s); the guard only catches a hang.
   const t = await runTimed(process.execPath, [tslcBin, ...flags, path], timeoutS + 10);
@@ -140,7 +140,7 @@ async function runTslc(path: string, timeoutS: number, withStates: boolean): Pro
   return { verdict: obj.verdict, wall: t.wall, cpu: t.cpu, states: obj.states, note: obj.errors?.[0]?.message ?? obj.reason };
 }
 
-async function runLtlsynt(path: string, timeoutS: number, controller: boolean): Promise<Run> {
+export async function runLtlsynt(path: string, timeoutS: number, controller: boolean): Promise<Run> {
   const t = await runTimed('ltlsynt', [`--tlsf=${path}`, ...(controller ? [] : ['--realizability'])], timeoutS);
   if (t.killed) return { verdict: 'unknown', wall: t.wall, note: 'timeout' };
   const first = t.stdout.split('\n')[0]?.trim();
@@ -178,29 +178,51 @@ export const syntcompSection: BenchSection = {
     const sample = option(args, 'sample');
     if (sample !== undefined) rows = sampleOf(rows, Number(sample), Number(option(args, 'seed') ?? 1));
     log(`${rows.length} files from ${src.dir}; ltlsynt ${live ? 'live' : recorded ? `recorded (${recorded.source})` : 'absent'}`);
-    const nodeBefore = await nodeStartup();
-    const withControllers = live && args.includes('--states');
-    let finished = 0;
-    await forEachWithJobs(rows.length, jobs, async (i) => {
-      const row = rows[i];
-      row.node = (await runTimed(process.execPath, ['-e', '0'], 30, { cpu: false })).wall;
-      row.tslcVerdict = await runTslc(row.path, timeout, false);
-      if (live) row.ltlsynt = await runLtlsynt(row.path, timeout, false);
-      row.tslc = withStates ? await runTslc(row.path, timeout, true) : row.tslcVerdict;
-      if (withControllers && row.ltlsynt?.verdict === 'realizable') row.ltlsyntController = await runLtlsynt(row.path, timeout, true);
-      log(
-        `[${++finished}/${rows.length}] ${row.key}: tslc ${row.tslcVerdict.verdict} ${fmt(row.tslcVerdict.wall)} s` +
-          (withStates ? ` (with a controller ${row.tslc.verdict} ${fmt(row.tslc.wall)} s)` : '') +
-          (row.ltlsynt ? `, ltlsynt ${row.ltlsynt.verdict} ${fmt(row.ltlsynt.wall)} s` : '') +
-          (row.ltlsyntController ? ` (with a controller ${fmt(row.ltlsyntController.wall)} s)` : ''),
-      );
-    });
+    const { nodeBefore, nodeAfter } = await runSideBySide(rows, { timeout, jobs, withStates, live, withControllers: live && args.includes('--states'), log });
     const theirs = (r: Row) => (live ? r.ltlsynt : r.recorded);
-    const nodeAfter = await nodeStartup();
     const nodeFloor = (nodeBefore + nodeAfter) / 2;
     return report(rows, theirs, { timeout, live, recorded: recorded?.source, withStates, nodeBefore, nodeAfter, nodeFloor, args });
   },
 };
+
+export interface SideBySideOptions {
+  readonly timeout: number;
+  /** Specs in parallel (keep 1 for timings on a shared machine). */
+  readonly jobs: number;
+  /** Also run tslc as a user runs it (building a controller), after its verdict-only run. */
+  readonly withStates: boolean;
+  /** Run ltlsynt (on `.tlsf` files only: it reads no TSL). */
+  readonly live: boolean;
+  /** Also run ltlsynt building its controller where it found the spec realizable. */
+  readonly withControllers: boolean;
+  readonly log: (msg: string) => void;
+}
+
+/**
+ * Runs every row's processes, spec by spec, in a fixed order so that drift in the machine's load
+ * hits both tools alike: `node -e 0`, tslc `--no-states`, `ltlsynt --realizability`, tslc with a
+ * controller, ltlsynt with a controller. Returns `node -e 0` before and after the whole run.
+ */
+export async function runSideBySide(rows: Row[], o: SideBySideOptions): Promise<{ nodeBefore: number; nodeAfter: number }> {
+  const nodeBefore = await nodeStartup();
+  let finished = 0;
+  await forEachWithJobs(rows.length, o.jobs, async (i) => {
+    const row = rows[i];
+    const theirsToo = o.live && row.path.endsWith('.tlsf');
+    row.node = (await runTimed(process.execPath, ['-e', '0'], 30, { cpu: false })).wall;
+    row.tslcVerdict = await runTslc(row.path, o.timeout, false);
+    if (theirsToo) row.ltlsynt = await runLtlsynt(row.path, o.timeout, false);
+    row.tslc = o.withStates ? await runTslc(row.path, o.timeout, true) : row.tslcVerdict;
+    if (theirsToo && o.withControllers && row.ltlsynt?.verdict === 'realizable') row.ltlsyntController = await runLtlsynt(row.path, o.timeout, true);
+    o.log(
+      `[${++finished}/${rows.length}] ${row.key}: tslc ${row.tslcVerdict.verdict} ${fmt(row.tslcVerdict.wall)} s` +
+        (o.withStates ? ` (with a controller ${row.tslc.verdict} ${fmt(row.tslc.wall)} s)` : '') +
+        (row.ltlsynt ? `, ltlsynt ${row.ltlsynt.verdict} ${fmt(row.ltlsynt.wall)} s` : '') +
+        (row.ltlsyntController ? ` (with a controller ${fmt(row.ltlsyntController.wall)} s)` : ''),
+    );
+  });
+  return { nodeBefore, nodeAfter: await nodeStartup() };
+}
 
 /** A seeded random subset of `n` rows (all when n ≥ their count), in key order. */
 export function sampleOf<T extends { readonly key: string }>(rows: readonly T[], n: number, seed: number): T[] {
@@ -291,6 +313,15 @@ export interface ReportContext {
   readonly nodeAfter: number;
   readonly nodeFloor: number;
   readonly args: readonly string[];
+  /** The bench section, for the command line (default `syntcomp`). */
+  readonly section?: string;
+  /** Heading and a paragraph under it (default: the SYNTCOMP section's heading). */
+  readonly heading?: string;
+  readonly intro?: string;
+  /** What `status` is (default: the files' `//STATUS` comments). */
+  readonly statusName?: string;
+  /** More bullet lines after the summary's. */
+  readonly extra?: readonly string[];
 }
 
 export function report(rows: readonly Row[], theirs: (r: Row) => Run | undefined, c: ReportContext): string {
@@ -312,10 +343,12 @@ export function report(rows: readonly Row[], theirs: (r: Row) => Run | undefined
   const names = (rs: readonly Row[], max = 40) =>
     rs.length === 0 ? '' : `: ${rs.slice(0, max).map((r) => `\`${r.key.replace(/^tlsf\//, '')}\``).join(', ')}${rs.length > max ? `, … (${rs.length - max} more)` : ''}`;
   const them = c.live ? 'ltlsynt' : 'ltlsynt (recorded)';
-  const command = `npm run bench -- syntcomp ${c.args.filter((a) => a !== 'syntcomp').join(' ')}`.trim();
+  const section = c.section ?? 'syntcomp';
+  const command = `npm run bench -- ${section} ${c.args.filter((a) => a !== section).join(' ')}`.trim();
   const lines: string[] = [
-    `## SYNTCOMP LTL track (\`syntcomp\`: ${rows.length} files, ${c.timeout} s limit each)`,
+    c.heading ?? `## SYNTCOMP LTL track (\`syntcomp\`: ${rows.length} files, ${c.timeout} s limit each)`,
     '',
+    ...(c.intro !== undefined ? [c.intro, ''] : []),
     `Command: \`${command}\`. tslc: \`node bin/tslc.js check --json --no-explain${c.withStates ? '' : ' --no-states'} --timeout ${c.timeout} FILE\` (${c.withStates ? 'a realizable spec gets a controller, minimized and model-checked' : 'verdict only'}); ` +
       (c.live
         ? `ltlsynt 2.12.1: \`ltlsynt --tlsf=FILE --realizability\`, and with \`--states\` \`ltlsynt --tlsf=FILE\` (its controller) on the specs it finds realizable. Per spec, in this order: \`node -e 0\`, tslc with \`--no-states\`, ltlsynt --realizability, tslc${c.withStates ? '' : ' (skipped: --no-states)'}, ltlsynt with a controller (one process each, wall time around the spawn, process start included).`
@@ -334,7 +367,7 @@ export function report(rows: readonly Row[], theirs: (r: Row) => Run | undefined
     `| only ${them} | ${onlyTheirs.length} |`,
     `| **contradictions** (tslc vs ${them}) | **${contra.length}** |`,
     ...(c.live && c.recorded ? [`| contradictions with the recorded ltlsynt verdicts | ${contraRecorded.length} |`] : []),
-    `| contradictions with the files' \`//STATUS\` | ${contraStatus.length} |`,
+    `| contradictions with ${c.statusName ?? "the files' `//STATUS`"} | ${contraStatus.length} |`,
     '',
     '| median over specs both decide | specs | tslc s | ltlsynt s | ratio tslc / ltlsynt (per spec) |',
     '| --- | ---: | ---: | ---: | ---: |',
@@ -361,6 +394,7 @@ export function report(rows: readonly Row[], theirs: (r: Row) => Run | undefined
     `- Only ${them}${names(onlyTheirs)}.`,
     `- Only tslc${names(onlyTslc)}.`,
     ...(contra.length + contraRecorded.length + contraStatus.length > 0 ? [`- **Contradictions**${names([...new Set([...contra, ...contraRecorded, ...contraStatus])])}.`] : []),
+    ...(c.extra ?? []),
     `- Load average at the end: ${loadAverage()}.`,
     '',
     '### By family',
