@@ -90,6 +90,27 @@ describe('parity route', () => {
     if (auto.verdict === 'realizable') expect(auto.stats.route).toBeUndefined();
   });
 
+  it('gives an atom under an equivalence one mark, not one per polarity', () => {
+    // SYNTCOMP's ltl2dpa22 (ltlsynt: 0.04 s). The ↔ puts every G F atom under the NNF twice, once
+    // as G F p and once as F G ¬p: 18 Büchi marks, beyond the Zielonka tree's 16, where 9 remain
+    // once both polarities share one component.
+    const gf = (p: string) => G(F(ap(p)));
+    const spec = gameOf({
+      ins: ['a1', 'a2', 'a3', 'a4', 'a5', 'b'],
+      outs: ['p0', 'p1', 'p2'],
+      guarantee: [
+        'G((p0 & !p1 & !p2) | (!p0 & p1 & !p2) | (!p0 & !p1 & p2))',
+        iff(implies(and(gf('a1'), gf('a2'), gf('a3'), gf('a4'), gf('a5')), gf('b')), or(gf('p0'), and(gf('p2'), not(gf('p1'))))),
+      ],
+    });
+    const r = synthesize(spec, { route: 'parity', timeoutMs: 20_000, decompose: false });
+    expect(r.verdict).toBe('realizable');
+    if (r.verdict !== 'realizable') return;
+    expect(r.stats.route).toBe('parity');
+    expect(verifyController(spec, r.controller).ok).toBe(true);
+    expect(checkControllerAgainst(spec, r.controller)).toEqual([]);
+  });
+
   it('honours its time limit on a product of many components', () => {
     // Fourteen G(r → F g): 2^14 move classes per position, polled class by class.
     const n = 14;
