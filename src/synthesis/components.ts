@@ -25,7 +25,7 @@
 import { BDD_FALSE, BDD_TRUE, BddManager, type BddNode } from '../automata/bdd.js';
 import { Progression } from '../automata/progression.js';
 import { type GameSpec, exactlyOne, inputNames, outputNames, type SignalGroup } from '../game/spec.js';
-import { type Formula, G, isPropositional, not } from '../ltl/formula.js';
+import { and, F, type Formula, G, isPropositional, M, not, or, W } from '../ltl/formula.js';
 import { isSyntacticCosafety, isSyntacticSafety } from '../ltl/fragments.js';
 import { toNnf } from '../ltl/nnf.js';
 
@@ -236,6 +236,11 @@ export function componentsOf(spec: GameSpec, enforcedSignals: readonly SignalGro
     if (f.kind === 'F' && f.arg.kind === 'G' && isPropositional(f.arg.arg)) return acceptanceBdd.not(recurrence('F G p', toNnf(not(f.arg.arg))));
     if (f.kind === 'G' && isSyntacticCosafety(f.arg)) return breakpoint('G c', f.arg);
     if (f.kind === 'F' && isSyntacticSafety(f.arg)) return acceptanceBdd.not(breakpoint('F s', toNnf(not(f.arg))));
+    // a U b ≡ (a W b) ∧ F b and a R b ≡ (a M b) ∨ G b, in the fragment when a and b are safety
+    // (co-safety for R): `alive U G ¬alive`, which the LTLf encodings of SYNTCOMP's ltl_f family
+    // put in every spec, is `(alive W G ¬alive) ∧ F G ¬alive`.
+    if (f.kind === 'U') return atomOf(and(W(f.left, f.right), F(f.right)));
+    if (f.kind === 'R') return atomOf(or(M(f.left, f.right), G(f.right)));
     if (f.kind === 'and' || f.kind === 'or') {
       let acc = f.kind === 'and' ? BDD_TRUE : BDD_FALSE;
       for (const a of f.args) {

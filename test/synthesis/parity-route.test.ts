@@ -132,6 +132,23 @@ describe('parity route', () => {
     expect(verifyController(spec, r.controller).ok).toBe(true);
   });
 
+  it.each([
+    // The LTLf encodings of SYNTCOMP's ltl_f family end every spec with `alive U G ¬alive`.
+    ['G(!a | X(a & r) | !c) & (a U G !a) & (a R (a | F r))', 'realizable'],
+    ['(a U G !a) & G(r -> X a) & G F r', 'unrealizable'],
+    ['(F c) R (F (c & r))', 'unrealizable'],
+    ['r R (F c)', 'realizable'],
+  ])('decides U over safety and R over co-safety operands: %s', (formula, verdict) => {
+    const spec = gameOf({ ins: ['r'], outs: ['a', 'c'], guarantee: [formula] });
+    const r = synthesize(spec, { route: 'parity', timeoutMs: 20_000 });
+    expect(r.verdict).toBe(verdict);
+    if (r.verdict === 'unknown') return;
+    expect(r.stats.route).toBe('parity');
+    if (r.verdict === 'realizable') expect(verifyController(spec, r.controller).ok).toBe(true);
+    if (r.verdict === 'unrealizable') expect(verifyCounterstrategy(spec, r.counterstrategy).ok).toBe(true);
+    expect(synthesize(spec, { route: 'bounded', timeoutMs: 20_000 }).verdict).toBe(verdict);
+  });
+
   it('honours its time limit on a product of many components', () => {
     // Fourteen G(r → F g): 2^14 move classes per position, polled class by class.
     const n = 14;
