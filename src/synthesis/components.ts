@@ -15,7 +15,10 @@
  *   time all attempts started before the previous breakpoint are done (Miyano–Hayashi for a
  *   universal automaton: deterministic). `G F p` with p propositional is one state with `p`
  *   marked;
- * - `F s` with s safety: the complement of the Büchi component of `G ¬s` (Fin of its mark).
+ * - `F s` with s safety: the complement of the Büchi component of `G ¬s` (Fin of its mark);
+ * - `a U b` with a, b safety, as `(a W b) ∧ F b`; `a R b` with a, b co-safety, as `(a M b) ∨ G b`.
+ *
+ * Equal atoms (and `F G ¬p` for `G F p`) share one component: each is one mark of the condition.
  *
  * A safety or co-safety atom's value is known at every position for as long as the play stays
  * there (`current`), and for good once its state is a sink (`permanent`); a Büchi atom is
