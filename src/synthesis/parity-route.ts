@@ -63,7 +63,7 @@ function insideFirst(a: readonly number[], b: readonly number[]): number {
   }
 }
 
-/** Highest priority base: above every tree's depth (≤ MAX_TREE_MARKS + 1). */
+/** Highest priority base: above every tree's depth (≤ MAX_MONOTONE_MARKS + 1). */
 const PRIORITY_BASE = 40;
 const SINK_WIN = 0;
 const SINK_LOSE = 1;
@@ -224,10 +224,15 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const treeOf = (condition: BddNode) => {
     if (trees.has(condition)) return trees.get(condition);
     const marks = [...supportOf(acc, condition)].sort((a, b) => a - b);
-    const tree = zielonkaTree(marks.length, (set) => {
-      tick();
-      return acc.evaluate(condition, (name) => (set & (1 << marks.indexOf(Number(name)))) !== 0);
-    });
+    const tree = zielonkaTree(
+      marks.length,
+      (set) => {
+        tick();
+        return acc.evaluate(condition, (name) => (set & (1 << marks.indexOf(Number(name)))) !== 0);
+      },
+      undefined,
+      isMonotone(acc, condition),
+    );
     const entry = tree ? { tree, marks } : undefined;
     trees.set(condition, entry);
     return entry;
@@ -601,3 +606,13 @@ function supportOf(bdd: BddManager, f: BddNode): ReadonlySet<number> {
   return out;
 }
 
+/** Whether a condition is monotone (positive in every mark): no node's low branch outside its high one. */
+function isMonotone(bdd: BddManager, f: BddNode): boolean {
+  const seen = new Set<BddNode>();
+  const go = (n: BddNode): boolean => {
+    if (n <= 1 || seen.has(n)) return true;
+    seen.add(n);
+    return bdd.and(bdd.low(n), bdd.not(bdd.high(n))) === BDD_FALSE && go(bdd.low(n)) && go(bdd.high(n));
+  };
+  return go(f);
+}
