@@ -61,6 +61,13 @@ export interface SynthesisOptions {
    */
   readonly stopAfterMs?: number;
   /**
+   * Called at each of the solver's clock polls (every few hundred steps, also during
+   * translations); returning true stops the run as `stopAfterMs` does (`unknown`, reason
+   * `STOPPED_EARLY`). `tslc check` uses it to move a run whose heap grows large to an isolated
+   * worker and to turn V8's optimizing compiler on once a run takes long (src/synthesis/isolated.ts).
+   */
+  readonly onPoll?: () => boolean | void;
+  /**
    * When contradictory assumptions and failing environment-only guarantees are looked for: once
    * solving has taken this many milliseconds (default DEFERRED_CHECKS_MS = 100; 0 = before any
    * game). Specs solved sooner never need them.
@@ -184,7 +191,7 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     if ((++ticks & 255) !== 0) return;
     const now = performance.now();
     if (now > deadline) throw new Timeout();
-    if (now > stopAt) throw new StoppedEarly();
+    if (now > stopAt || options.onPoll?.() === true) throw new StoppedEarly();
     if (deferred !== undefined && now > deferred.at) runDeferred();
   };
   const runDeferred = () => {
