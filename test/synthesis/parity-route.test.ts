@@ -125,6 +125,15 @@ describe('parity route', () => {
     },
   );
 
+  it.skipIf(cases.length === 0)('gives its verdict on Automata32S within its time slice (a single BDD conjunction ran 20 s past it)', () => {
+    const spec = load('tlsf/tsl_paper/Automata32S.tlsf');
+    const started = performance.now();
+    const r = synthesize(spec, { route: 'parity', timeoutMs: 1_000 });
+    // The route may or may not finish here; it must stop when its time is up either way.
+    expect(performance.now() - started).toBeLessThan(3_000);
+    if (r.verdict !== 'unknown') expect(r.verdict).toBe('realizable');
+  });
+
   it.skipIf(cases.length === 0)('proves an unrealizable SYNTCOMP spec with a counterstrategy both checkers accept', () => {
     const spec = load('tlsf/lift/parametric/lift_wrong_physics_unreal.tlsf');
     const r = synthesize(spec, { route: 'parity', timeoutMs: 20_000 });
