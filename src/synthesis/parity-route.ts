@@ -112,6 +112,8 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
 
   // Letters: the first mover's first (componentsOf orders them so), obligations below.
   const lbdd = comps.bdd;
+  // A single conjunction of letter guards can take seconds: the BDD package polls the clock too.
+  lbdd.poll = tick;
   const letterCount = inputs.length + outputs.length;
   const firstCount = mealy ? inputs.length : outputs.length;
   const letters = new Frontiers(lbdd, 0, letterCount, tick);
