@@ -134,6 +134,38 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     expect(loadedBy('check', '--no-states', 'specs/adventure.tsl').modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
   });
 
+  it('the bundle is built inside the CommonJS module wrapper; a bundle without it (an older build) is not used', () => {
+    const bundleFile = join(root, 'dist/src/cli/check-bundle.cjs');
+    const text = readFileSync(bundleFile, 'latin1');
+    const start = '(function (exports, require, module, __filename, __dirname) {';
+    // The runner hands this text to V8 as it is (no second 600 KB string around it per run).
+    expect(text.startsWith(start)).toBe(true);
+    expect(text.endsWith('\n})')).toBe(true);
+    const viaBundle = loadedBy('check', '--json', '--no-explain', 'specs/adventure.tsl');
+    expect(viaBundle.modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
+    // The same code without the wrapper, as an older build wrote it, with the same time: the
+    // runner does not evaluate it as a script (it would run at the top level without `require`)
+    // but falls back to the ES modules, with the same answer.
+    const { atime, mtime } = statSync(bundleFile);
+    writeFileSync(bundleFile, text.slice(start.length, -'\n})'.length), 'latin1');
+    utimesSync(bundleFile, atime, mtime);
+    try {
+      const r = spawnSync(process.execPath, ['--import', hook, join(root, 'bin/tslc.js'), 'check', '--json', '--no-explain', 'specs/adventure.tsl'], {
+        cwd: root,
+        env: { ...process.env, TSLC_RECORD_LOADS: join(dir, 'loads-unwrapped.txt') },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.status, r.stderr).toBe(viaBundle.code);
+      expect(readFileSync(join(dir, 'loads-unwrapped.txt'), 'utf8')).toContain('/dist/src/cli/fast-check.js');
+      expect(JSON.parse(r.stdout)).toMatchObject({ file: 'specs/adventure.tsl', verdict: 'realizable' });
+    } finally {
+      writeFileSync(bundleFile, text, 'latin1');
+      utimesSync(bundleFile, atime, mtime);
+    }
+    expect(loadedBy('check', '--no-states', 'specs/adventure.tsl').modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
+  });
+
   it('a check answered in-process never loads worker_threads', () => {
     // adventure.tsl is decided well within the in-process attempt.
     const small = loadedBy('check', '--no-explain', 'specs/adventure.tsl');
