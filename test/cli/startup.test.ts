@@ -134,6 +134,25 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     expect(loadedBy('check', '--no-states', 'specs/adventure.tsl').modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
   });
 
+  it('a stale bundle is not used: a compiled module of another size, even with the recorded time', () => {
+    const inputs = JSON.parse(readFileSync(join(root, 'dist/src/cli/check-bundle.inputs.json'), 'utf8')) as Array<[string, number, number]>;
+    // The last module, not the first: each stale-bundle test changes a different file.
+    const changed = join(root, 'dist/src/cli', inputs[inputs.length - 1][0]);
+    const text = readFileSync(changed);
+    const { atime, mtime } = statSync(changed);
+    writeFileSync(changed, Buffer.concat([text, Buffer.from('\n// changed\n')]));
+    utimesSync(changed, atime, mtime);
+    try {
+      const { code, modules } = loadedBy('check', '--no-states', 'specs/adventure.tsl');
+      expect(code).toBe(0);
+      expect(modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(true);
+    } finally {
+      writeFileSync(changed, text);
+      utimesSync(changed, atime, mtime);
+    }
+    expect(loadedBy('check', '--no-states', 'specs/adventure.tsl').modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
+  });
+
   it('the bundle is built inside the CommonJS module wrapper; a bundle without it (an older build) is not used', () => {
     const bundleFile = join(root, 'dist/src/cli/check-bundle.cjs');
     const text = readFileSync(bundleFile, 'latin1');
