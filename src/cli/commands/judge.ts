@@ -14,6 +14,7 @@ import { LabelRuleError } from '../../../runtime/monitor/label.js';
 import type { EndSemantics } from '../../../runtime/monitor/progression.js';
 import { ExitCode } from '../exit-codes.js';
 import { readUserFile, renderDiagnostics } from '../io.js';
+import { registerSource, showableLine } from '../../diagnostics/sources.js';
 
 export async function run(args: Record<string, unknown>): Promise<number> {
   const specPaths = (Array.isArray(args.spec) ? args.spec : [args.spec]).map(String);
@@ -74,7 +75,11 @@ export async function run(args: Record<string, unknown>): Promise<number> {
       process.stderr.write(renderDiagnostics([error(`${flag}: ${err.message}; the harness did not finish`, undefined, 'judge-model')]) + '\n');
       return ExitCode.unknown;
     }
-    if (err instanceof MalformedLineError) throw new UserError(error(`malformed line: ${err.reason}`, { file: logPath, line: err.line, col: 1 }, 'malformed'));
+    if (err instanceof MalformedLineError) {
+      const shown = showableLine(err.text, err.col);
+      if (shown) registerSource(logPath, '\n'.repeat(err.line - 1) + shown.text);
+      throw new UserError(error(`malformed line: ${err.reason}`, { file: logPath, line: err.line, col: shown?.col ?? 1 }, 'malformed'));
+    }
     if (err instanceof FieldCheckError) throw new UserError(error(err.detail, { file: logPath, line: err.line, col: err.col }, 'missing-field'));
     if (err instanceof LabelRuleError) throw new UserError(error(`${labelsPath ?? specPaths.join(', ')}: labels.${err.message}`, undefined, 'labels'));
     throw err;
