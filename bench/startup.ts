@@ -22,6 +22,7 @@
  * (a seeded subset of those specs, default 12 and 1; `--sample all` for all), --dir <tlsf folder>
  * (read the specs there instead of the packed fixture), --baseline <path to bin/tslc.js>.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -140,6 +141,13 @@ export const startupSection: BenchSection = {
       writeFileSync(path, text);
       items.push({ label: key.replace(/^tlsf\//, ''), kind: 'spec', argv: (b) => check(b, path) });
     }
+    const probe = (b: string) => {
+      const runner = join(dirname(b), '../dist/src/cli/bundle-runner.cjs');
+      const r = spawnSync(process.execPath, ['-e', `const r = require(${JSON.stringify(runner)}); process.stdout.write(JSON.stringify(r.probeBundle ? r.probeBundle() : {}))`], { encoding: 'utf8' });
+      const p = (r.status === 0 ? JSON.parse(r.stdout) : {}) as { current?: boolean; cache?: string };
+      return p.current === undefined ? 'not reported' : p.current ? `bundle current, code cache ${p.cache}` : 'bundle stale or missing (ES modules)';
+    };
+    const bundleState = probe(bin);
     log(`${runs} rounds over ${items.length} items (${specs.size} SYNTCOMP specs)${baselineBin ? `, baseline ${baselineBin}` : ''}`);
     const timings = items.map((): { node: number[]; tslc: number[]; baseline: number[] } => ({ node: [], tslc: [], baseline: [] }));
     const answers = items.map(() => new Map<string, Set<string>>());
@@ -187,7 +195,7 @@ export const startupSection: BenchSection = {
       ),
       '',
       `- **Median over the ${spec.length} SYNTCOMP specs of Δ: ${ms(median(spec.map((r) => r.s.deltaMs)))} ms** (target: within 15 ms of \`node -e 0\`)${baselineBin ? `; baseline: ${ms(median(spec.map((r) => r.s.baselineDeltaMs!)))} ms` : ''}.`,
-      `- Fixed start-up: ${ms(rows[0].s.deltaMs)} ms to load the check bundle, ${ms(rows[1].s.deltaMs)} ms for a whole check of a tiny spec.`,
+      `- Fixed start-up: ${ms(rows[0].s.deltaMs)} ms to load the check bundle, ${ms(rows[1].s.deltaMs)} ms for a whole check of a tiny spec (${bundleState}${baselineBin ? `; baseline: ${probe(resolve(baselineBin))}` : ''}).`,
       ...(unstable.length > 0 ? [`- **Answers varied between rounds** on: ${unstable.map((r) => r.item.label).join(', ')}.`] : []),
       ...(differ.length > 0 ? [`- **Answers differ from the baseline's** on: ${differ.map((r) => r.item.label).join(', ')}.`] : baselineBin ? ['- Answers identical to the baseline\'s on every row.'] : []),
     ];

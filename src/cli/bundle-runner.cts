@@ -106,6 +106,18 @@ export async function runFastCheck(argv: readonly string[]): Promise<FastCheckOu
 }
 
 /**
+ * Whether the bundle would be used, and what V8 did with its code cache (for tests and the
+ * start-up benchmark: without the cache, or with one V8 rejects, every run is still correct but
+ * compiles as it goes). Loads the bundle, so it belongs in a process of its own.
+ */
+export function probeBundle(): { readonly current: boolean; readonly cache?: 'accepted' | 'rejected' | 'none' } {
+  const bundle = loadBundle(true);
+  if (!bundle) return { current: false };
+  const rejected = bundle.script.cachedDataRejected;
+  return { current: true, cache: rejected === undefined ? 'none' : rejected ? 'rejected' : 'accepted' };
+}
+
+/**
  * For the build: runs each argument list through the freshly built bundle (output is the
  * caller's to discard), then writes the code cache of everything those runs compiled.
  */

@@ -153,6 +153,17 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     expect(loadedBy('check', '--no-states', 'specs/adventure.tsl').modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
   });
 
+  it("V8 takes the build's code cache for the bundle as the runner compiles it", () => {
+    // A rejected cache (source or flags not the ones it was made from) would leave every check
+    // correct but compiling as it goes; only this says so. Without NODE_OPTIONS: V8 flags there
+    // would change the flag hash the cache was made under.
+    const runner = join(root, 'dist/src/cli/bundle-runner.cjs');
+    const { NODE_OPTIONS: _ignored, ...env } = process.env;
+    const r = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(runner)}).probeBundle()))`], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ current: true, cache: 'accepted' });
+  });
+
   it('the bundle is built inside the CommonJS module wrapper; a bundle without it (an older build) is not used', () => {
     const bundleFile = join(root, 'dist/src/cli/check-bundle.cjs');
     const text = readFileSync(bundleFile, 'latin1');
