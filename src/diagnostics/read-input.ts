@@ -89,8 +89,12 @@ export function readInputFile(path: string, maxBytes = MAX_INPUT_BYTES): string 
 function readStream(path: string, fd: number, maxBytes: number): string {
   const chunks: Buffer[] = [];
   let total = 0;
+  // One scratch buffer, and a copy of what each read returned: a pipe yields at most 64 KiB a
+  // read, so keeping a fresh 1 MiB buffer per read held 16 times the input (1 GiB for 64 MiB),
+  // enough to run a memory-limited process out of memory before the size limit was reached.
+  const scratch = Buffer.allocUnsafe(Math.min(1024 * 1024, maxBytes + 1));
   for (;;) {
-    const chunk = Buffer.alloc(Math.min(1024 * 1024, maxBytes + 1 - total));
+    const chunk = scratch.subarray(0, Math.min(scratch.length, maxBytes + 1 - total));
     let n: number;
     try {
       n = readSync(fd, chunk, 0, chunk.length, null);
@@ -105,7 +109,7 @@ function readStream(path: string, fd: number, maxBytes: number): string {
       throw new InputReadError(path, reasonOf(err));
     }
     if (n === 0) break;
-    chunks.push(chunk.subarray(0, n));
+    chunks.push(Buffer.from(chunk.subarray(0, n)));
     total += n;
     if (total > maxBytes) throw new InputReadError(path, tooLarge(maxBytes));
   }

@@ -55,6 +55,17 @@ describe.skipIf(!built || !hasBash)('files that are not files, and files too lar
     expect([fifo.code, fifo.stderr]).toEqual([2, expect.stringContaining('cannot read fifo/big.tsl: larger than the 64 MiB limit for input files')]);
   });
 
+  it('a pipe past 64 MiB is refused within a 1.5 GB address space (what was read is kept, not a 1 MiB buffer per 64 KiB read)', () => {
+    mkdirSync(join(dir, 'fifo'), { recursive: true });
+    for (const [name, command] of [
+      ['<stdin>', 'head -c 70000000 /dev/zero | tslc check -'],
+      ['fifo/small-memory.tsl', 'mkfifo fifo/small-memory.tsl && (head -c 70000000 /dev/zero > fifo/small-memory.tsl &) && tslc check fifo/small-memory.tsl'],
+    ]) {
+      const r = shell(`ulimit -v 1500000; ${command}`);
+      expect([r.code, r.stderr], name).toEqual([2, expect.stringContaining(`cannot read ${name}: larger than the 64 MiB limit for input files`)]);
+    }
+  });
+
   it('a spec from a named pipe is read once and checked (and explained) as a file would be', () => {
     mkdirSync(join(dir, 'fifo'), { recursive: true });
     const r = shell(`mkfifo fifo/spec.tsl && (printf 'always guarantee { F [x <- f x]; G [x <- x]; }\\n' > fifo/spec.tsl &) && tslc check fifo/spec.tsl`);
