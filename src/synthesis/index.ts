@@ -122,6 +122,14 @@ class StoppedEarly extends Error {}
 const DEFERRED_CHECKS_MS = 100;
 
 /**
+ * Solving time after which the parity route's verdict is checked beside the bounded engine
+ * building a TSL controller (`parityVerdict`), and the environment-only guarantees after it.
+ * Later than the other checks: for a realizable spec the verdict only saves the dual game, and
+ * where that takes a few hundred milliseconds the route costs about as much (KitchenTimerV7–V9).
+ */
+const PARITY_CHECK_AFTER_MS = 300;
+
+/**
  * Thrown from the budget's tick when a deferred check settled the spec (caught in `run`): with
  * the outcome, or with the spec to solve instead (its assumptions contradict each other).
  */
@@ -199,17 +207,17 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
   const stopAt = options.stopAfterMs === undefined ? Infinity : started + options.stopAfterMs;
   let ticks = 0;
   // The up-front checks, run from inside the solve once it has taken DEFERRED_CHECKS_MS (see below).
-  let deferred: { readonly at: number; readonly run: () => void } | undefined;
+  let deferred: Array<{ readonly at: number; readonly run: () => void }> = [];
   const tick = () => {
     if ((++ticks & 255) !== 0) return;
     const now = performance.now();
     if (now > deadline) throw new Timeout();
     if (now > stopAt || options.onPoll?.() === true) throw new StoppedEarly();
-    if (deferred !== undefined && now > deferred.at) runDeferred();
+    if (deferred.length > 0 && now > deferred[0].at) runDeferred();
   };
   const runDeferred = () => {
-    const checks = deferred;
-    deferred = undefined;
+    // Taken off the list first: a check polls this same tick.
+    const checks = deferred.shift();
     checks?.run();
   };
   const budget: Budget = { started, deadline, tick, progress: options.onProgress ?? (() => {}), conclusiveParts: new WeakMap() };
@@ -224,29 +232,44 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     // checks were a tenth of the time and never changed the answer. They run from inside the solve
     // (its tick), which goes on undisturbed unless one of them settles the spec.
     const lifted = withImplicationLifted(spec);
-    deferred = {
-      at: Math.min(started + (options.checksAfterMs ?? DEFERRED_CHECKS_MS), deadline),
-      run: () => {
-        const devoid = withoutVacuousAssumptions(lifted, budget);
-        if (devoid !== lifted) throw new DeferredVerdict({ spec: devoid });
-        const bothGames = options.games === undefined || options.games === 'both';
-        if (bothGames && (options.route ?? 'auto') === 'auto' && want.controller && lifted.signals.length > 0) {
+    const checksAt = started + (options.checksAfterMs ?? DEFERRED_CHECKS_MS);
+    const bothGames = options.games === undefined || options.games === 'both';
+    // The parity route's verdict (`parityVerdict`) where the bounded engine builds a TSL controller.
+    const parityCheck = bothGames && (options.route ?? 'auto') === 'auto' && want.controller && lifted.signals.length > 0;
+    const probe = () => {
+      // The probes can only prove unrealizability.
+      const probed = bothGames && !budget.realizable ? probeEnvironmentGuarantees(lifted, options, want, budget) : undefined;
+      if (probed) throw new DeferredVerdict({ outcome: probed });
+    };
+    deferred = [
+      {
+        at: Math.min(checksAt, deadline),
+        run: () => {
+          const devoid = withoutVacuousAssumptions(lifted, budget);
+          if (devoid !== lifted) throw new DeferredVerdict({ spec: devoid });
+          if (!parityCheck) probe();
+        },
+      },
+    ];
+    if (parityCheck)
+      deferred.push({
+        at: Math.min(checksAt + (options.checksAfterMs === 0 ? 0 : PARITY_CHECK_AFTER_MS - DEFERRED_CHECKS_MS), deadline),
+        run: () => {
           const verdict = parityVerdict(lifted, want, budget);
           if (verdict?.verdict === 'unrealizable') throw new DeferredVerdict({ outcome: verdict });
           if (verdict?.verdict === 'realizable') budget.realizable = { spec: lifted, outcome: verdict };
-        }
-        // The probes can only prove unrealizability.
-        const probed = bothGames && !budget.realizable ? probeEnvironmentGuarantees(lifted, options, want, budget) : undefined;
-        if (probed) throw new DeferredVerdict({ outcome: probed });
-      },
-    };
+          probe();
+        },
+      });
     let outcome: GameOutcome;
     try {
-      if (options.checksAfterMs === 0) runDeferred();
+      if (options.checksAfterMs === 0) while (deferred.length > 0) runDeferred();
       outcome = solveDecomposed(lifted, options, want, budget);
     } catch (err) {
       if (!(err instanceof DeferredVerdict)) throw err;
-      // The contradiction case starts over on the spec without its assumptions.
+      // The contradiction case starts over on the spec without its assumptions (vacuously
+      // realizable: the checks of the original are moot).
+      deferred = [];
       outcome = err.settled.outcome ?? solveDecomposed(err.settled.spec!, options, want, budget);
     }
     // A part the bounded engine did not finish, of a spec the parity route found realizable: its
@@ -447,7 +470,7 @@ class ProbeTimeout extends Error {}
 
 /**
  * The parity route's verdict on a TSL spec whose controller the bounded engine is building (a
- * deferred check, so specs solved at once never pay for it), within PARITY_VERDICT_SHARE of the
+ * deferred check, so specs solved quickly never pay for it), within PARITY_VERDICT_SHARE of the
  * time left. An unrealizable verdict comes with a counterstrategy the independent checker has
  * accepted and settles the spec (the controller was wanted only if it is realizable: TwoCounters,
  * OneCounterGui* took the bounded engine seconds). A realizable one spares the bounded engine its
