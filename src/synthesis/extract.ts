@@ -9,6 +9,7 @@
  * states (see `extractMealyController`); counterstrategies prefer fewer states, then the earliest
  * choice (preferred options come first in the enumeration).
  */
+import { BDD_TRUE, BddManager, type BddNode } from '../automata/bdd.js';
 import type { Counterstrategy, CounterstrategyTransition } from '../game/counterstrategy.js';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
 import { dict, own } from '../../runtime/dict.js';
@@ -410,25 +411,44 @@ const cubeKey = (c: Cube) =>
     .join('&');
 
 /**
- * Partition refinement: states with the same transitions (input cube, output cube, target block)
- * merge. Exact for the machine as built; don't-care freedom is used during extraction instead.
+ * Partition refinement: states with the same behaviour (for each output cube and target block,
+ * the same set of inputs) merge. Exact for the machine as built; don't-care freedom is used
+ * during extraction instead. The inputs leading to each (output, block) are compared as BDDs,
+ * not as lists of cubes: the same behaviour is often cut into cubes differently in different
+ * states (the parity route cuts per successor state, and successors that turn out bisimilar
+ * then split one region into several), which kept such states apart (infinite-race-unequal-1:
+ * 22 states where the behaviours give 15).
  */
 export function minimizeMealy(m: MealyMachine): MealyMachine {
   const byState: MealyTransition[][] = Array.from({ length: m.stateCount }, () => []);
   for (const t of m.transitions) byState[t.from].push(t);
-  // A transition's letter does not change between rounds: spell it once.
-  const letter = new Map<MealyTransition, string>();
-  for (const t of m.transitions) letter.set(t, `${cubeKey(t.input)}>${cubeKey(t.output)}>`);
+  // A transition's output and input set do not change between rounds: build them once.
+  const bdd = new BddManager();
+  const output = new Map<MealyTransition, string>();
+  const input = new Map<MealyTransition, BddNode>();
+  for (const t of m.transitions) {
+    output.set(t, cubeKey(t.output));
+    let cube = BDD_TRUE;
+    for (const name of Object.keys(t.input).sort()) cube = bdd.and(cube, bdd.literal(name, t.input[name]));
+    input.set(t, cube);
+  }
   let block = new Int32Array(m.stateCount);
   let blocks = 1;
   for (;;) {
     const sigs = new Map<string, number>();
     const next = new Int32Array(m.stateCount);
     for (let s = 0; s < m.stateCount; s++) {
+      const regions = new Map<string, BddNode>();
+      for (const t of byState[s]) {
+        // JSON: output names may contain any character.
+        const key = JSON.stringify([output.get(t)!, block[t.to]]);
+        const prev = regions.get(key);
+        regions.set(key, prev === undefined ? input.get(t)! : bdd.or(prev, input.get(t)!));
+      }
       const sig =
         `${block[s]}|` +
-        byState[s]
-          .map((t) => letter.get(t)! + block[t.to])
+        [...regions]
+          .map(([key, inputs]) => `${key}${inputs}`)
           .sort()
           .join(';');
       let b = sigs.get(sig);

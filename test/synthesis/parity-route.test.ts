@@ -4,8 +4,11 @@
 // engine does not finish, the default path now decides through it.
 import { describe, expect, it } from 'vitest';
 import type { GameSpec } from '../../src/game/spec.js';
-import { and, ap, F, type Formula, G, iff, implies, not, or, U, X } from '../../src/ltl/formula.js';
+import { and, ap, F, type Formula, G, iff, implies, not, or, U, W, X } from '../../src/ltl/formula.js';
+import { BDD_FALSE, BDD_TRUE, BddManager, type BddNode } from '../../src/automata/bdd.js';
 import { synthesize, synthesizeController } from '../../src/synthesis/index.js';
+import { solveByParityGame } from '../../src/synthesis/parity-route.js';
+import { pathCubes } from '../../src/synthesis/partition.js';
 import { checkControllerAgainst, checkCounterstrategyAgainst } from '../../src/synthesis/selfcheck.js';
 import { loadTlsfGame } from '../../src/tlsf/index.js';
 import { verifyController, verifyCounterstrategy } from '../../src/verify/index.js';
@@ -90,6 +93,64 @@ describe('parity route', () => {
     if (auto.verdict === 'realizable') expect(auto.stats.route).toBeUndefined();
   });
 
+  it('gives an atom under an equivalence one mark, not one per polarity', () => {
+    // SYNTCOMP's ltl2dpa22 (ltlsynt: 0.04 s). The ↔ puts every G F atom under the NNF twice, once
+    // as G F p and once as F G ¬p: 18 Büchi marks, beyond the Zielonka tree's 16, where 9 remain
+    // once both polarities share one component.
+    const gf = (p: string) => G(F(ap(p)));
+    const spec = gameOf({
+      ins: ['a1', 'a2', 'a3', 'a4', 'a5', 'b'],
+      outs: ['p0', 'p1', 'p2'],
+      guarantee: [
+        'G((p0 & !p1 & !p2) | (!p0 & p1 & !p2) | (!p0 & !p1 & p2))',
+        iff(implies(and(gf('a1'), gf('a2'), gf('a3'), gf('a4'), gf('a5')), gf('b')), or(gf('p0'), and(gf('p2'), not(gf('p1'))))),
+      ],
+    });
+    const r = synthesize(spec, { route: 'parity', timeoutMs: 20_000, decompose: false });
+    expect(r.verdict).toBe('realizable');
+    if (r.verdict !== 'realizable') return;
+    expect(r.stats.route).toBe('parity');
+    expect(verifyController(spec, r.controller).ok).toBe(true);
+    expect(checkControllerAgainst(spec, r.controller)).toEqual([]);
+  });
+
+  it('splits a position with many edges into moves without refining edge by edge', () => {
+    // SYNTCOMP's narylatch (ltlsynt: 0.1 s) at n = 6: after `upd` the outputs must copy the 2^6
+    // inputs, so most positions have 65 edges and 65 input classes. A refinement of the letters
+    // edge by edge polls (classes × edges) per position, 160,000 polls in all; read off one BDD,
+    // the whole game takes 28,000 (the poll is the solver's unit of work).
+    const n = 6;
+    const ins = Array.from({ length: n }, (_, i) => `in${i}`);
+    const outs = Array.from({ length: n }, (_, i) => `out${i}`);
+    const latch = ins.map((x, i) => and(iff(ap(x), ap(outs[i])), implies(ap(x), X(W(ap(outs[i]), ap('upd')))), implies(not(ap(x)), X(W(not(ap(outs[i])), ap('upd'))))));
+    const spec = gameOf({ ins: ['upd', ...ins], outs, guarantee: [G(implies(ap('upd'), and(...latch)))] });
+    let polls = 0;
+    const tick = () => {
+      if (++polls > 60_000) throw new Error('more than 60,000 polls');
+    };
+    const r = solveByParityGame(spec, { tick, controller: true, counterstrategy: true });
+    expect(r.verdict).toBe('realizable');
+    if (r.verdict !== 'realizable' || !r.controller) return;
+    expect(verifyController(spec, r.controller).ok).toBe(true);
+  });
+
+  it.each([
+    // The LTLf encodings of SYNTCOMP's ltl_f family end every spec with `alive U G ¬alive`.
+    ['G(!a | X(a & r) | !c) & (a U G !a) & (a R (a | F r))', 'realizable'],
+    ['(a U G !a) & G(r -> X a) & G F r', 'unrealizable'],
+    ['(F c) R (F (c & r))', 'unrealizable'],
+    ['r R (F c)', 'realizable'],
+  ])('decides U over safety and R over co-safety operands: %s', (formula, verdict) => {
+    const spec = gameOf({ ins: ['r'], outs: ['a', 'c'], guarantee: [formula] });
+    const r = synthesize(spec, { route: 'parity', timeoutMs: 20_000 });
+    expect(r.verdict).toBe(verdict);
+    if (r.verdict === 'unknown') return;
+    expect(r.stats.route).toBe('parity');
+    if (r.verdict === 'realizable') expect(verifyController(spec, r.controller).ok).toBe(true);
+    if (r.verdict === 'unrealizable') expect(verifyCounterstrategy(spec, r.counterstrategy).ok).toBe(true);
+    expect(synthesize(spec, { route: 'bounded', timeoutMs: 20_000 }).verdict).toBe(verdict);
+  });
+
   it('honours its time limit on a product of many components', () => {
     // Fourteen G(r → F g): 2^14 move classes per position, polled class by class.
     const n = 14;
@@ -160,5 +221,42 @@ describe('parity route', () => {
     expect(r.stats.route).toBe('parity');
     expect(verifyCounterstrategy(spec, r.counterstrategy).ok).toBe(true);
     expect(checkCounterstrategyAgainst(spec, r.counterstrategy)).toEqual([]);
+  });
+
+  // A sweap spec: a counter in bits, the environment's state machine as G(… → X …) assumptions.
+  it.skipIf(cases.length === 0)('cuts a controller state\'s inputs into cubes per output and successor, not per move class', () => {
+    const spec = load('tlsf/sweap/chain-simple-5-real.tlsf');
+    const r = solveByParityGame(spec, { tick: () => {}, controller: true, counterstrategy: false });
+    expect(r.verdict).toBe('realizable');
+    if (r.verdict !== 'realizable' || !r.controller) return;
+    // The inputs of each (state, output, successor), as one BDD, cut into its paths: every
+    // transition is one of those cubes (before, one per move class: 8,291 transitions where the
+    // regions have 1,707 paths, each a tableau expansion in the independent check).
+    const bdd = new BddManager();
+    const regions = new Map<string, BddNode>();
+    const counts = new Map<string, number>();
+    for (const t of r.controller.transitions) {
+      const key = JSON.stringify([t.from, Object.entries(t.output).sort(), t.to]);
+      let cube = BDD_TRUE;
+      for (const [name, value] of Object.entries(t.input)) cube = bdd.and(cube, bdd.literal(name, value));
+      regions.set(key, bdd.or(regions.get(key) ?? BDD_FALSE, cube));
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    for (const [key, region] of regions) expect(counts.get(key)).toBeLessThanOrEqual(pathCubes(bdd, region).length);
+    expect(verifyController(spec, r.controller).ok).toBe(true);
+  });
+
+  // The checks for contradictory assumptions and failing environment-only guarantees serve the
+  // bounded engine's per-guarantee games; the parity route plays the whole spec and decides this
+  // one in a fraction of a second, while the probes took nearly all of its time slice before.
+  it.skipIf(cases.length === 0)('runs no deferred checks while the parity route plays', () => {
+    const spec = load('tlsf/sweap/patrolling-alarm14.tlsf');
+    const messages: string[] = [];
+    const r = synthesize(spec, { timeoutMs: 20_000, checksAfterMs: 1, onProgress: (m) => messages.push(m) });
+    expect(r.verdict).toBe('unrealizable');
+    if (r.verdict !== 'unrealizable') return;
+    expect(r.stats.route).toBe('parity');
+    expect(messages.filter((m) => /probe of an environment-only guarantee|assumptions contradict/.test(m))).toEqual([]);
+    expect(messages.some((m) => /did not fit its time slice|automaton for/.test(m))).toBe(false);
   });
 });

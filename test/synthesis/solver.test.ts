@@ -136,7 +136,8 @@ describe('spec shapes the solver rewrites before playing', () => {
 
   test('a deferred check that finds contradictory assumptions mid-solve starts over on the vacuous spec', () => {
     // Enough work that the solver's tick polls the clock (every 256 ticks) before it is done; the
-    // checks are due at once, so the first poll runs them from inside the games.
+    // checks are due at once, so the first poll runs them from inside the games. They belong to
+    // the bounded engine's games (the parity route plays the whole spec and needs neither).
     const spec = gameOf({
       ins: ['a', 'b', 'r1', 'r2'],
       outs: ['c', 'g1', 'g2'],
@@ -144,7 +145,7 @@ describe('spec shapes the solver rewrites before playing', () => {
       guarantee: ['G (c <-> X b)', 'G (r1 -> F g1)', 'G (r2 -> F g2)', 'G !(g1 & g2)'],
     });
     const progress: string[] = [];
-    const r = synthesize(spec, { timeoutMs: 10_000, checksAfterMs: 0.001, onProgress: (m) => progress.push(m) });
+    const r = synthesize(spec, { route: 'bounded', timeoutMs: 10_000, checksAfterMs: 0.001, onProgress: (m) => progress.push(m) });
     expect(r.verdict).toBe('realizable');
     if (r.verdict !== 'realizable') return;
     expect(progress).toContain('the assumptions contradict each other: every guarantee holds vacuously');
