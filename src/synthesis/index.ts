@@ -486,7 +486,7 @@ class ProbeTimeout extends Error {}
  * instead of unrealizable), and the route's controller, if it is used, is checked in `run`.
  */
 function parityVerdict(spec: GameSpec, want: Wanted, budget: Budget): GameOutcome | undefined {
-  const verdict = solveByParity(spec, want, budget, PARITY_VERDICT_SHARE);
+  const verdict = solveByParity(spec, want, budget, PARITY_VERDICT_SHARE, true);
   budget.progress(`parity route (deferred check): ${typeof verdict === 'string' ? verdict : verdict.verdict}`);
   return typeof verdict === 'string' ? undefined : verdict;
 }
@@ -564,7 +564,18 @@ function solveSpec(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
  * The parity route's outcome, or why it has none: the spec is outside its fragment, its game is
  * too large, it ran out of its time slice, or the independent checker refused its witness.
  */
-function solveByParity(spec: GameSpec, want: Wanted, budget: Budget, share: number): GameOutcome | string {
+function solveByParity(
+  spec: GameSpec,
+  want: Wanted,
+  budget: Budget,
+  share: number,
+  /**
+   * The independent check of the route's witness keeps to the slice too (else only to the whole
+   * budget): where the route is a deferred check beside the bounded engine, a counterstrategy
+   * whose check takes seconds must not hold that engine up (ModdifiedLedMatrix4X: 4 s).
+   */
+  checkWithinSlice = false,
+): GameOutcome | string {
   const began = performance.now();
   const sliceEnd = share >= 1 ? budget.deadline : Math.min(budget.deadline, began + Math.max(200, (budget.deadline - began) * share));
   let ticks = 0;
@@ -572,6 +583,7 @@ function solveByParity(spec: GameSpec, want: Wanted, budget: Budget, share: numb
     budget.clock();
     if ((++ticks & 255) === 0 && performance.now() > sliceEnd) throw new ProbeTimeout();
   };
+  const checkPoll = checkWithinSlice ? tick : budget.clock;
   try {
     // Both witnesses are always built: the route's verdict is only trusted once the independent
     // checker (src/verify) has accepted the witness for it, whatever the caller wants back.
@@ -583,7 +595,7 @@ function solveByParity(spec: GameSpec, want: Wanted, budget: Budget, share: numb
       // A wanted controller is checked in `run` once minimized (or, for a part, as part of the
       // product); a verdict given without one is checked here.
       if (!want.controller) {
-        const checked = verifyController(spec, r.controller);
+        const checked = verifyController(spec, r.controller, { poll: checkPoll });
         // A refused witness is a bug in the route, never a verdict: the bounded engine decides.
         if (!checked.ok) return `controller failed the independent check (${checked.kind}): ${checked.message}`;
       }
@@ -592,7 +604,7 @@ function solveByParity(spec: GameSpec, want: Wanted, budget: Budget, share: numb
     if (!r.counterstrategy) return 'no counterstrategy';
     // Unrealizable only with a counterstrategy the independent checker has accepted: it answers
     // every output and no play it allows satisfies the spec.
-    const checked = verifyCounterstrategy(spec, r.counterstrategy);
+    const checked = verifyCounterstrategy(spec, r.counterstrategy, { poll: checkPoll });
     if (!checked.ok) return `counterstrategy failed the independent check (${checked.kind}): ${checked.message}`;
     return { verdict: 'unrealizable', counterstrategy: r.counterstrategy, stats };
   } catch (err) {
