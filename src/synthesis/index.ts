@@ -122,6 +122,14 @@ class StoppedEarly extends Error {}
 const DEFERRED_CHECKS_MS = 100;
 
 /**
+ * Solving time after which the parity route's verdict is checked beside the bounded engine
+ * building a TSL controller (`parityVerdict`), and the environment-only guarantees after it.
+ * Later than the other checks: for a realizable spec the verdict only saves the dual game, and
+ * where that takes a few hundred milliseconds the route costs about as much (KitchenTimerV7–V9).
+ */
+const PARITY_CHECK_AFTER_MS = 300;
+
+/**
  * Thrown from the budget's tick when a deferred check settled the spec (caught in `run`): with
  * the outcome, or with the spec to solve instead (its assumptions contradict each other).
  */
@@ -206,18 +214,18 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
   const stopAt = options.stopAfterMs === undefined ? Infinity : started + options.stopAfterMs;
   let ticks = 0;
   // The up-front checks, run from inside the solve once it has taken DEFERRED_CHECKS_MS (see below).
-  let deferred: { readonly at: number; readonly run: () => void } | undefined;
+  let deferred: Array<{ readonly at: number; readonly run: () => void }> = [];
   const poll = (checks: boolean) => {
     if ((++ticks & 255) !== 0) return;
     const now = performance.now();
     if (now > deadline) throw new Timeout();
     if (now > stopAt || options.onPoll?.() === true) throw new StoppedEarly();
-    if (checks && deferred !== undefined && now > deferred.at) runDeferred();
+    if (checks && deferred.length > 0 && now > deferred[0].at) runDeferred();
   };
   const tick = () => poll(true);
   const runDeferred = () => {
-    const checks = deferred;
-    deferred = undefined;
+    // Taken off the list first: a check polls this same tick.
+    const checks = deferred.shift();
     checks?.run();
   };
   const budget: Budget = { started, deadline, tick, clock: () => poll(false), progress: options.onProgress ?? (() => {}), conclusiveParts: new WeakMap() };
@@ -232,29 +240,44 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     // checks were a tenth of the time and never changed the answer. They run from inside the solve
     // (its tick), which goes on undisturbed unless one of them settles the spec.
     const lifted = withImplicationLifted(spec);
-    deferred = {
-      at: Math.min(started + (options.checksAfterMs ?? DEFERRED_CHECKS_MS), deadline),
-      run: () => {
-        const devoid = withoutVacuousAssumptions(lifted, budget);
-        if (devoid !== lifted) throw new DeferredVerdict({ spec: devoid });
-        const bothGames = options.games === undefined || options.games === 'both';
-        if (bothGames && (options.route ?? 'auto') === 'auto' && want.controller && lifted.signals.length > 0) {
+    const checksAt = started + (options.checksAfterMs ?? DEFERRED_CHECKS_MS);
+    const bothGames = options.games === undefined || options.games === 'both';
+    // The parity route's verdict (`parityVerdict`) where the bounded engine builds a TSL controller.
+    const parityCheck = bothGames && (options.route ?? 'auto') === 'auto' && want.controller && lifted.signals.length > 0;
+    const probe = () => {
+      // The probes can only prove unrealizability.
+      const probed = bothGames && !budget.realizable ? probeEnvironmentGuarantees(lifted, options, want, budget) : undefined;
+      if (probed) throw new DeferredVerdict({ outcome: probed });
+    };
+    deferred = [
+      {
+        at: Math.min(checksAt, deadline),
+        run: () => {
+          const devoid = withoutVacuousAssumptions(lifted, budget);
+          if (devoid !== lifted) throw new DeferredVerdict({ spec: devoid });
+          if (!parityCheck) probe();
+        },
+      },
+    ];
+    if (parityCheck)
+      deferred.push({
+        at: Math.min(checksAt + (options.checksAfterMs === 0 ? 0 : PARITY_CHECK_AFTER_MS - DEFERRED_CHECKS_MS), deadline),
+        run: () => {
           const verdict = parityVerdict(lifted, want, budget);
           if (verdict?.verdict === 'unrealizable') throw new DeferredVerdict({ outcome: verdict });
           if (verdict?.verdict === 'realizable') budget.realizable = { spec: lifted, outcome: verdict };
-        }
-        // The probes can only prove unrealizability.
-        const probed = bothGames && !budget.realizable ? probeEnvironmentGuarantees(lifted, options, want, budget) : undefined;
-        if (probed) throw new DeferredVerdict({ outcome: probed });
-      },
-    };
+          probe();
+        },
+      });
     let outcome: GameOutcome;
     try {
-      if (options.checksAfterMs === 0) runDeferred();
+      if (options.checksAfterMs === 0) while (deferred.length > 0) runDeferred();
       outcome = solveDecomposed(lifted, options, want, budget);
     } catch (err) {
       if (!(err instanceof DeferredVerdict)) throw err;
-      // The contradiction case starts over on the spec without its assumptions.
+      // The contradiction case starts over on the spec without its assumptions (vacuously
+      // realizable: the checks of the original are moot).
+      deferred = [];
       outcome = err.settled.outcome ?? solveDecomposed(err.settled.spec!, options, want, budget);
     }
     // A part the bounded engine did not finish, of a spec the parity route found realizable: its
@@ -455,7 +478,7 @@ class ProbeTimeout extends Error {}
 
 /**
  * The parity route's verdict on a TSL spec whose controller the bounded engine is building (a
- * deferred check, so specs solved at once never pay for it), within PARITY_VERDICT_SHARE of the
+ * deferred check, so specs solved quickly never pay for it), within PARITY_VERDICT_SHARE of the
  * time left. An unrealizable verdict comes with a counterstrategy the independent checker has
  * accepted and settles the spec (the controller was wanted only if it is realizable: TwoCounters,
  * OneCounterGui* took the bounded engine seconds). A realizable one spares the bounded engine its
@@ -463,7 +486,7 @@ class ProbeTimeout extends Error {}
  * instead of unrealizable), and the route's controller, if it is used, is checked in `run`.
  */
 function parityVerdict(spec: GameSpec, want: Wanted, budget: Budget): GameOutcome | undefined {
-  const verdict = solveByParity(spec, want, budget, PARITY_VERDICT_SHARE);
+  const verdict = solveByParity(spec, want, budget, PARITY_VERDICT_SHARE, true);
   budget.progress(`parity route (deferred check): ${typeof verdict === 'string' ? verdict : verdict.verdict}`);
   return typeof verdict === 'string' ? undefined : verdict;
 }
@@ -541,7 +564,18 @@ function solveSpec(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
  * The parity route's outcome, or why it has none: the spec is outside its fragment, its game is
  * too large, it ran out of its time slice, or the independent checker refused its witness.
  */
-function solveByParity(spec: GameSpec, want: Wanted, budget: Budget, share: number): GameOutcome | string {
+function solveByParity(
+  spec: GameSpec,
+  want: Wanted,
+  budget: Budget,
+  share: number,
+  /**
+   * The independent check of the route's witness keeps to the slice too (else only to the whole
+   * budget): where the route is a deferred check beside the bounded engine, a counterstrategy
+   * whose check takes seconds must not hold that engine up (ModdifiedLedMatrix4X: 4 s).
+   */
+  checkWithinSlice = false,
+): GameOutcome | string {
   const began = performance.now();
   const sliceEnd = share >= 1 ? budget.deadline : Math.min(budget.deadline, began + Math.max(200, (budget.deadline - began) * share));
   let ticks = 0;
@@ -549,6 +583,7 @@ function solveByParity(spec: GameSpec, want: Wanted, budget: Budget, share: numb
     budget.clock();
     if ((++ticks & 255) === 0 && performance.now() > sliceEnd) throw new ProbeTimeout();
   };
+  const checkPoll = checkWithinSlice ? tick : budget.clock;
   try {
     // Both witnesses are always built: the route's verdict is only trusted once the independent
     // checker (src/verify) has accepted the witness for it, whatever the caller wants back.
@@ -560,7 +595,7 @@ function solveByParity(spec: GameSpec, want: Wanted, budget: Budget, share: numb
       // A wanted controller is checked in `run` once minimized (or, for a part, as part of the
       // product); a verdict given without one is checked here.
       if (!want.controller) {
-        const checked = verifyController(spec, r.controller);
+        const checked = verifyController(spec, r.controller, { poll: checkPoll });
         // A refused witness is a bug in the route, never a verdict: the bounded engine decides.
         if (!checked.ok) return `controller failed the independent check (${checked.kind}): ${checked.message}`;
       }
@@ -569,7 +604,7 @@ function solveByParity(spec: GameSpec, want: Wanted, budget: Budget, share: numb
     if (!r.counterstrategy) return 'no counterstrategy';
     // Unrealizable only with a counterstrategy the independent checker has accepted: it answers
     // every output and no play it allows satisfies the spec.
-    const checked = verifyCounterstrategy(spec, r.counterstrategy);
+    const checked = verifyCounterstrategy(spec, r.counterstrategy, { poll: checkPoll });
     if (!checked.ok) return `counterstrategy failed the independent check (${checked.kind}): ${checked.message}`;
     return { verdict: 'unrealizable', counterstrategy: r.counterstrategy, stats };
   } catch (err) {

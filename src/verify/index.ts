@@ -44,6 +44,12 @@ export type VerifyResult =
 export interface VerifyOptions {
   /** Check against this formula instead of `specFormula(spec)` (e.g. a single guarantee). */
   readonly formula?: Formula;
+  /**
+   * Called as the product is explored (per product state and every few hundred BDD nodes); it
+   * may throw to abandon the check, e.g. a solver whose time slice is over. It cannot change an
+   * answer, only stop one from being given.
+   */
+  readonly poll?: () => void;
 }
 
 export class InternalVerificationError extends Error {
@@ -74,6 +80,7 @@ export function verifyController(spec: GameSpec, m: MealyMachine, options: Verif
   if (malformed) return { ok: false, kind: 'malformed', message: malformed };
 
   const bdd = new BddManager();
+  bdd.poll = options.poll;
   // Inputs first in the variable order: the completeness check only ever looks at inputs.
   for (const name of [...inputs, ...outputs]) bdd.varIndex(name);
   const byState: MealyTransition[][] = Array.from({ length: m.stateCount }, () => []);
@@ -85,7 +92,7 @@ export function verifyController(spec: GameSpec, m: MealyMachine, options: Verif
   const formula = options.formula ?? specFormula(spec);
   // Only local rewrites: pairwise implication tests across the spec's many conjuncts cost more
   // than the smaller product they could buy (see SimplifyOptions.pairwise).
-  return checkProduct(bdd, m, byState, simplify(not(formula), { pairwise: false }), inputs, outputs);
+  return checkProduct(bdd, m, byState, simplify(not(formula), { pairwise: false }), inputs, outputs, options.poll);
 }
 
 /**
@@ -97,7 +104,7 @@ export function verifyController(spec: GameSpec, m: MealyMachine, options: Verif
  * controller's free choice within each transition's cube. A `violation` is a play, consistent
  * with the counterstrategy, that satisfies φ.
  */
-export function verifyCounterstrategy(spec: GameSpec, cs: Counterstrategy): VerifyResult {
+export function verifyCounterstrategy(spec: GameSpec, cs: Counterstrategy, options: Pick<VerifyOptions, 'poll'> = {}): VerifyResult {
   const inputs = inputNames(spec);
   const outputs = outputNames(spec);
   const machine: MealyMachine = { inputs, outputs, stateCount: cs.stateCount, initial: cs.initial, transitions: cs.transitions };
@@ -111,6 +118,7 @@ export function verifyCounterstrategy(spec: GameSpec, cs: Counterstrategy): Veri
   if (cs.signalsEnforced && spec.initially.length > 0)
     return { ok: false, kind: 'malformed', message: 'outputs that break a signal are left out, but an INITIALLY part could excuse them' };
   const bdd = new BddManager();
+  bdd.poll = options.poll;
   for (const name of [...outputs, ...inputs]) bdd.varIndex(name);
   const byState: MealyTransition[][] = Array.from({ length: cs.stateCount }, () => []);
   for (const t of cs.transitions) byState[t.from].push(t);
@@ -132,7 +140,7 @@ export function verifyCounterstrategy(spec: GameSpec, cs: Counterstrategy): Veri
       return { ok: false, kind: 'incomplete', message: `state ${s} has no answer to the outputs ${shown || '(no outputs)'}` };
     }
   }
-  const r = checkProduct(bdd, machine, byState, simplify(specFormula(spec), { pairwise: false }), inputs, outputs);
+  const r = checkProduct(bdd, machine, byState, simplify(specFormula(spec), { pairwise: false }), inputs, outputs, options.poll);
   if (r.ok || r.kind !== 'violation') return r;
   return { ...r, message: `a play allowed by the counterstrategy satisfies the specification (${r.message.replace(/^.*\(/, '(')}` };
 }
@@ -191,6 +199,7 @@ function checkProduct(
   negated: Formula,
   inputs: readonly string[],
   outputs: readonly string[],
+  poll?: () => void,
 ): VerifyResult {
   const tableau = new Tableau(bdd);
   const autIndex = new Map<number, number>();
@@ -234,6 +243,7 @@ function checkProduct(
   };
   const initial = autInitial.map((a) => productOf(m.initial, a));
   for (let p = 0; p < pairs.length; p++) {
+    poll?.();
     const [ms, as] = pairs[p];
     const out: ProductEdge[] = [];
     for (const t of byState[ms])

@@ -180,10 +180,10 @@ describe('the dual game goes first when the primal automaton is large', () => {
   const a7 = corpusPath('syntcomp-tsl-paper/TwoCountersDisButA7.tlsf');
   test.skipIf(!existsSync(a7))('refutes TwoCountersDisButA7 with its K = 0 dual game, and the counterstrategy passes the check', async () => {
     // Its primal automaton has 200 states and the first primal game runs for minutes; the dual's
-    // automaton has 36 states and its K = 0 game settles the spec.
+    // automaton has 36 states and its K = 0 game settles the spec. (By default the parity
+    // route's deferred verdict now settles it first: this is the bounded engine's own path.)
     const spec = await loadGame(a7);
     const messages: string[] = [];
-    // The bounded engine's own path (by default the parity route's deferred check settles it first).
     const r = synthesize(spec, { timeoutMs: 60_000, route: 'bounded', onProgress: (m) => messages.push(m) });
     expect(r.verdict).toBe('unrealizable');
     expect(messages.some((m) => m.includes('probed before the large primal game'))).toBe(true);

@@ -88,4 +88,18 @@ describe('verifyCounterstrategy', () => {
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.kind).toBe('violation');
   });
+
+  it('polls while it explores the product, and a poll that throws abandons the check', () => {
+    const cs = boundedCounterstrategy();
+    let polls = 0;
+    expect(verifyCounterstrategy(foresee, cs, { poll: () => void polls++ }).ok).toBe(true);
+    expect(polls).toBeGreaterThan(0);
+    expect(() =>
+      verifyCounterstrategy(foresee, cs, {
+        poll: () => {
+          throw new Error('time is up');
+        },
+      }),
+    ).toThrow('time is up');
+  });
 });
