@@ -10,6 +10,7 @@ import { corpusSection } from './corpus.js';
 import { mcpShieldSection } from './mcp-shield.js';
 import { monitorSection } from './monitor.js';
 import { runtimeSection } from './runtime.js';
+import { startupSection } from './startup.js';
 import { syntcompSection } from './syntcomp.js';
 import { theoriesSection } from './theories.js';
 
@@ -30,6 +31,7 @@ export interface BenchSection {
 export const sections: readonly BenchSection[] = [
   corpusSection,
   syntcompSection,
+  startupSection,
   monitorSection,
   runtimeSection,
   batchSection,

@@ -3,10 +3,12 @@
  * LTL track's `tlsf/` files, one process per spec each, interleaved spec by spec (tslc, then
  * ltlsynt, then the next spec) so that drift in the machine's load hits both alike.
  *
- * tslc runs as a user runs it: `bin/tslc.js check --json --no-explain --timeout T <file>` (it
- * builds, minimizes and model-checks a controller for a realizable spec and reports its states);
- * ltlsynt as `ltlsynt --tlsf <file> --realizability` (verdict only), and with `--states` once more
- * without `--realizability` on the specs both find realizable, for its controller's states.
+ * Each spec is run like for like, in this order: `node -e 0` (Node's own start, the floor for
+ * the quickest specs), tslc for the verdict only (`bin/tslc.js check --json --no-explain
+ * --no-states --timeout T <file>`) and `ltlsynt --tlsf <file> --realizability`; then tslc as a
+ * user runs it (the same without `--no-states`: it builds, minimizes and model-checks a
+ * controller and reports its states) and, with `--states` on a spec ltlsynt found realizable,
+ * `ltlsynt --tlsf <file>`, which prints its controller. Ratios are reported per pair.
  * Where ltlsynt is not installed (or with `--recorded`), its recorded verdicts and seconds are used
  * (`test/fixtures/syntcomp/ltlsynt.tsv`, or `--ltlsynt-tsv <file>`: file, verdict, seconds).
  *
@@ -44,8 +46,16 @@ export interface Row {
   readonly key: string;
   readonly path: string;
   readonly status?: 'realizable' | 'unrealizable';
+  /** tslc as a user runs it: with a controller unless `--no-states`. */
   tslc?: Run;
+  /** tslc with `--no-states` (the same run as `tslc` under `--no-states`). */
+  tslcVerdict?: Run;
+  /** `ltlsynt --realizability`. */
   ltlsynt?: Run;
+  /** `ltlsynt` building its controller (with `--states`, where it found the spec realizable). */
+  ltlsyntController?: Run;
+  /** Wall seconds of `node -e 0` spawned right before this spec's runs. */
+  node?: number;
   recorded?: Run;
 }
 
@@ -111,7 +121,7 @@ export function parseRecorded(text: string): Map<string, Run> {
   return byKey;
 }
 
-function installed(tool: string): boolean {
+export function installed(tool: string): boolean {
   try {
     execFileSync(tool, ['--version'], { stdio: 'ignore' });
     return true;
@@ -120,7 +130,7 @@ function installed(tool: string): boolean {
   }
 }
 
-async function runTslc(path: string, timeoutS: number, withStates: boolean): Promise<Run> {
+export async function runTslc(path: string, timeoutS: number, withStates: boolean): Promise<Run> {
   const flags = ['check', '--json', '--no-explain', ...(withStates ? [] : ['--no-states']), '--timeout', String(timeoutS)];
   // tslc holds its own hard limit (timeout + 2 s); the guard only catches a hang.
   const t = await runTimed(process.execPath, [tslcBin, ...flags, path], timeoutS + 10);
@@ -130,7 +140,7 @@ async function runTslc(path: string, timeoutS: number, withStates: boolean): Pro
   return { verdict: obj.verdict, wall: t.wall, cpu: t.cpu, states: obj.states, note: obj.errors?.[0]?.message ?? obj.reason };
 }
 
-async function runLtlsynt(path: string, timeoutS: number, controller: boolean): Promise<Run> {
+export async function runLtlsynt(path: string, timeoutS: number, controller: boolean): Promise<Run> {
   const t = await runTimed('ltlsynt', [`--tlsf=${path}`, ...(controller ? [] : ['--realizability'])], timeoutS);
   if (t.killed) return { verdict: 'unknown', wall: t.wall, note: 'timeout' };
   const first = t.stdout.split('\n')[0]?.trim();
@@ -168,31 +178,51 @@ export const syntcompSection: BenchSection = {
     const sample = option(args, 'sample');
     if (sample !== undefined) rows = sampleOf(rows, Number(sample), Number(option(args, 'seed') ?? 1));
     log(`${rows.length} files from ${src.dir}; ltlsynt ${live ? 'live' : recorded ? `recorded (${recorded.source})` : 'absent'}`);
-    const nodeBefore = await nodeStartup();
-    let finished = 0;
-    await forEachWithJobs(rows.length, jobs, async (i) => {
-      const row = rows[i];
-      row.tslc = await runTslc(row.path, timeout, withStates);
-      if (live) row.ltlsynt = await runLtlsynt(row.path, timeout, false);
-      log(
-        `[${++finished}/${rows.length}] ${row.key}: tslc ${row.tslc.verdict} ${fmt(row.tslc.wall)} s` +
-          (row.ltlsynt ? `, ltlsynt ${row.ltlsynt.verdict} ${fmt(row.ltlsynt.wall)} s` : ''),
-      );
-    });
+    const { nodeBefore, nodeAfter } = await runSideBySide(rows, { timeout, jobs, withStates, live, withControllers: live && args.includes('--states'), log });
     const theirs = (r: Row) => (live ? r.ltlsynt : r.recorded);
-    if (live && args.includes('--states')) {
-      const both = rows.filter((r) => r.tslc?.verdict === 'realizable' && r.ltlsynt?.verdict === 'realizable');
-      log(`ltlsynt controllers for the ${both.length} specs both find realizable`);
-      await forEachWithJobs(both.length, jobs, async (i) => {
-        const withController = await runLtlsynt(both[i].path, timeout, true);
-        if (withController.states !== undefined) both[i].ltlsynt = { ...both[i].ltlsynt!, states: withController.states };
-      });
-    }
-    const nodeAfter = await nodeStartup();
     const nodeFloor = (nodeBefore + nodeAfter) / 2;
     return report(rows, theirs, { timeout, live, recorded: recorded?.source, withStates, nodeBefore, nodeAfter, nodeFloor, args });
   },
 };
+
+export interface SideBySideOptions {
+  readonly timeout: number;
+  /** Specs in parallel (keep 1 for timings on a shared machine). */
+  readonly jobs: number;
+  /** Also run tslc as a user runs it (building a controller), after its verdict-only run. */
+  readonly withStates: boolean;
+  /** Run ltlsynt (on `.tlsf` files only: it reads no TSL). */
+  readonly live: boolean;
+  /** Also run ltlsynt building its controller where it found the spec realizable. */
+  readonly withControllers: boolean;
+  readonly log: (msg: string) => void;
+}
+
+/**
+ * Runs every row's processes, spec by spec, in a fixed order so that drift in the machine's load
+ * hits both tools alike: `node -e 0`, tslc `--no-states`, `ltlsynt --realizability`, tslc with a
+ * controller, ltlsynt with a controller. Returns `node -e 0` before and after the whole run.
+ */
+export async function runSideBySide(rows: Row[], o: SideBySideOptions): Promise<{ nodeBefore: number; nodeAfter: number }> {
+  const nodeBefore = await nodeStartup();
+  let finished = 0;
+  await forEachWithJobs(rows.length, o.jobs, async (i) => {
+    const row = rows[i];
+    const theirsToo = o.live && row.path.endsWith('.tlsf');
+    row.node = (await runTimed(process.execPath, ['-e', '0'], 30, { cpu: false })).wall;
+    row.tslcVerdict = await runTslc(row.path, o.timeout, false);
+    if (theirsToo) row.ltlsynt = await runLtlsynt(row.path, o.timeout, false);
+    row.tslc = o.withStates ? await runTslc(row.path, o.timeout, true) : row.tslcVerdict;
+    if (theirsToo && o.withControllers && row.ltlsynt?.verdict === 'realizable') row.ltlsyntController = await runLtlsynt(row.path, o.timeout, true);
+    o.log(
+      `[${++finished}/${rows.length}] ${row.key}: tslc ${row.tslcVerdict.verdict} ${fmt(row.tslcVerdict.wall)} s` +
+        (o.withStates ? ` (with a controller ${row.tslc.verdict} ${fmt(row.tslc.wall)} s)` : '') +
+        (row.ltlsynt ? `, ltlsynt ${row.ltlsynt.verdict} ${fmt(row.ltlsynt.wall)} s` : '') +
+        (row.ltlsyntController ? ` (with a controller ${fmt(row.ltlsyntController.wall)} s)` : ''),
+    );
+  });
+  return { nodeBefore, nodeAfter: await nodeStartup() };
+}
 
 /** A seeded random subset of `n` rows (all when n ≥ their count), in key order. */
 export function sampleOf<T extends { readonly key: string }>(rows: readonly T[], n: number, seed: number): T[] {
@@ -205,39 +235,72 @@ export function sampleOf<T extends { readonly key: string }>(rows: readonly T[],
     .sort((a, b) => (a.key < b.key ? -1 : 1));
 }
 
+/** The medians of one like-for-like pairing (e.g. verdict only against verdict only). */
+export interface Pairing {
+  readonly label: string;
+  /** Specs both runs of the pair decide. */
+  readonly both: readonly Row[];
+  /** Of those, where either run needed ≥ 0.3 s. */
+  readonly slow: readonly Row[];
+  readonly mine: (r: Row) => Run;
+  readonly theirs: (r: Row) => Run;
+  /** Median of the per-spec wall ratios mine / theirs (NaN when none). */
+  readonly medianRatio: number;
+  readonly medianRatioSlow: number;
+}
+
 /** The counts and medians of the report (tslc against `theirs`, ltlsynt live or recorded). */
 export interface Summary {
   readonly both: readonly Row[];
   readonly onlyTslc: readonly Row[];
   readonly onlyTheirs: readonly Row[];
-  /** Opposite verdicts (the defect the bench exists to catch). */
+  /** Opposite verdicts (the defect the bench exists to catch), between any two runs of a spec. */
   readonly contradictions: readonly Row[];
   readonly contradictionsRecorded: readonly Row[];
   readonly contradictionsStatus: readonly Row[];
   /** Specs both decide where either needed ≥ 0.3 s. */
   readonly slow: readonly Row[];
-  /** Median of the per-spec wall ratios tslc / theirs (NaN when none). */
+  /** Median of the per-spec wall ratios tslc (as a user runs it) / theirs (NaN when none). */
   readonly medianRatio: number;
   readonly medianRatioSlow: number;
+  /** Like for like: verdict only, and (where measured) both building a controller. */
+  readonly pairings: readonly Pairing[];
 }
 
 /** Per-spec wall ratio; a time under 1 ms counts as 1 ms. */
 export const wallRatio = (tslc: Run, theirs: Run): number => tslc.wall / Math.max(theirs.wall, 0.001);
 
+function pairing(label: string, rows: readonly Row[], mine: (r: Row) => Run | undefined, theirs: (r: Row) => Run | undefined): Pairing {
+  const both = rows.filter((r) => decided(mine(r)) && decided(theirs(r)));
+  const slow = both.filter((r) => mine(r)!.wall >= 0.3 || theirs(r)!.wall >= 0.3);
+  const ratio = (r: Row) => wallRatio(mine(r)!, theirs(r)!);
+  return { label, both, slow, mine: (r) => mine(r)!, theirs: (r) => theirs(r)!, medianRatio: median(both.map(ratio)), medianRatioSlow: median(slow.map(ratio)) };
+}
+
 export function summarize(rows: readonly Row[], theirs: (r: Row) => Run | undefined): Summary {
-  const both = rows.filter((r) => decided(r.tslc) && decided(theirs(r)));
-  const slow = both.filter((r) => r.tslc!.wall >= 0.3 || theirs(r)!.wall >= 0.3);
-  const ratio = (r: Row) => wallRatio(r.tslc!, theirs(r)!);
+  const asUsed = pairing('tslc check / ltlsynt --realizability', rows, (r) => r.tslc, theirs);
+  const pairings: Pairing[] = [];
+  if (rows.some((r) => r.tslcVerdict !== undefined && r.tslcVerdict !== r.tslc)) {
+    pairings.push(pairing('verdict only: tslc check --no-states / ltlsynt --realizability', rows, (r) => r.tslcVerdict, theirs));
+  }
+  if (rows.some((r) => r.ltlsyntController !== undefined)) {
+    // An unrealizable spec gets no controller from either tool: its verdict runs are the pair.
+    const theirController = (r: Row) => (r.tslc?.verdict === 'realizable' ? r.ltlsyntController : theirs(r));
+    pairings.push(pairing('with a controller: tslc check / ltlsynt (unrealizable: verdict runs)', rows, (r) => r.tslc, theirController));
+  }
+  const runsOf = (r: Row) => [r.tslc, r.tslcVerdict, theirs(r), r.ltlsyntController].filter((x): x is Run => x !== undefined);
+  const anyOpposite = (r: Row) => runsOf(r).some((a, i, all) => all.slice(i + 1).some((b) => opposite(a, b)));
   return {
-    both,
-    onlyTslc: rows.filter((r) => decided(r.tslc) && !decided(theirs(r))),
-    onlyTheirs: rows.filter((r) => !decided(r.tslc) && decided(theirs(r))),
-    contradictions: rows.filter((r) => opposite(r.tslc, theirs(r))),
-    contradictionsRecorded: rows.filter((r) => opposite(r.tslc, r.recorded)),
-    contradictionsStatus: rows.filter((r) => decided(r.tslc) && r.status !== undefined && r.tslc.verdict !== r.status),
-    slow,
-    medianRatio: median(both.map(ratio)),
-    medianRatioSlow: median(slow.map(ratio)),
+    both: asUsed.both,
+    onlyTslc: rows.filter((r) => (decided(r.tslc) || decided(r.tslcVerdict)) && !decided(theirs(r))),
+    onlyTheirs: rows.filter((r) => !decided(r.tslc) && !decided(r.tslcVerdict) && decided(theirs(r))),
+    contradictions: rows.filter(anyOpposite),
+    contradictionsRecorded: rows.filter((r) => opposite(r.tslc, r.recorded) || opposite(r.tslcVerdict, r.recorded)),
+    contradictionsStatus: rows.filter((r) => [r.tslc, r.tslcVerdict].some((t) => decided(t) && r.status !== undefined && t.verdict !== r.status)),
+    slow: asUsed.slow,
+    medianRatio: asUsed.medianRatio,
+    medianRatioSlow: asUsed.medianRatioSlow,
+    pairings,
   };
 }
 
@@ -250,6 +313,15 @@ export interface ReportContext {
   readonly nodeAfter: number;
   readonly nodeFloor: number;
   readonly args: readonly string[];
+  /** The bench section, for the command line (default `syntcomp`). */
+  readonly section?: string;
+  /** Heading and a paragraph under it (default: the SYNTCOMP section's heading). */
+  readonly heading?: string;
+  readonly intro?: string;
+  /** What `status` is (default: the files' `//STATUS` comments). */
+  readonly statusName?: string;
+  /** More bullet lines after the summary's. */
+  readonly extra?: readonly string[];
 }
 
 export function report(rows: readonly Row[], theirs: (r: Row) => Run | undefined, c: ReportContext): string {
@@ -262,17 +334,24 @@ export function report(rows: readonly Row[], theirs: (r: Row) => Run | undefined
   const ratio = (r: Row) => wallRatio(r.tslc!, theirs(r)!);
   const withCpu = both.filter((r) => r.tslc!.cpu !== undefined && theirs(r)!.cpu !== undefined);
   const quick = both.filter((r) => theirs(r)!.wall < 0.05);
-  const states = both.filter((r) => r.tslc!.states !== undefined && theirs(r)!.states !== undefined);
+  const theirStates = (r: Row) => r.ltlsyntController?.states ?? theirs(r)?.states;
+  const states = both.filter((r) => r.tslc!.states !== undefined && theirStates(r) !== undefined);
+  // Start-up floor: each quick spec's tslc run against the `node -e 0` spawned just before it.
+  const verdictRun = (r: Row) => r.tslcVerdict ?? r.tslc!;
+  const quickAboveNode = quick.filter((r) => r.node !== undefined && decided(verdictRun(r))).map((r) => verdictRun(r).wall - r.node!);
+  const quickNode = median(quick.filter((r) => r.node !== undefined).map((r) => r.node!));
   const names = (rs: readonly Row[], max = 40) =>
     rs.length === 0 ? '' : `: ${rs.slice(0, max).map((r) => `\`${r.key.replace(/^tlsf\//, '')}\``).join(', ')}${rs.length > max ? `, … (${rs.length - max} more)` : ''}`;
   const them = c.live ? 'ltlsynt' : 'ltlsynt (recorded)';
-  const command = `npm run bench -- syntcomp ${c.args.filter((a) => a !== 'syntcomp').join(' ')}`.trim();
+  const section = c.section ?? 'syntcomp';
+  const command = `npm run bench -- ${section} ${c.args.filter((a) => a !== section).join(' ')}`.trim();
   const lines: string[] = [
-    `## SYNTCOMP LTL track (\`syntcomp\`: ${rows.length} files, ${c.timeout} s limit each)`,
+    c.heading ?? `## SYNTCOMP LTL track (\`syntcomp\`: ${rows.length} files, ${c.timeout} s limit each)`,
     '',
+    ...(c.intro !== undefined ? [c.intro, ''] : []),
     `Command: \`${command}\`. tslc: \`node bin/tslc.js check --json --no-explain${c.withStates ? '' : ' --no-states'} --timeout ${c.timeout} FILE\` (${c.withStates ? 'a realizable spec gets a controller, minimized and model-checked' : 'verdict only'}); ` +
       (c.live
-        ? `ltlsynt 2.12.1: \`ltlsynt --tlsf=FILE --realizability\`, run right after tslc on the same file (one process each, wall time around the spawn, process start included).`
+        ? `ltlsynt 2.12.1: \`ltlsynt --tlsf=FILE --realizability\`, and with \`--states\` \`ltlsynt --tlsf=FILE\` (its controller) on the specs it finds realizable. Per spec, in this order: \`node -e 0\`, tslc with \`--no-states\`, ltlsynt --realizability, tslc${c.withStates ? '' : ' (skipped: --no-states)'}, ltlsynt with a controller (one process each, wall time around the spawn, process start included).`
         : `ltlsynt: recorded verdicts and seconds (${c.recorded ?? 'none'}).`),
     '',
     '| | count |',
@@ -288,27 +367,34 @@ export function report(rows: readonly Row[], theirs: (r: Row) => Run | undefined
     `| only ${them} | ${onlyTheirs.length} |`,
     `| **contradictions** (tslc vs ${them}) | **${contra.length}** |`,
     ...(c.live && c.recorded ? [`| contradictions with the recorded ltlsynt verdicts | ${contraRecorded.length} |`] : []),
-    `| contradictions with the files' \`//STATUS\` | ${contraStatus.length} |`,
+    `| contradictions with ${c.statusName ?? "the files' `//STATUS`"} | ${contraStatus.length} |`,
     '',
     '| median over specs both decide | specs | tslc s | ltlsynt s | ratio tslc / ltlsynt (per spec) |',
     '| --- | ---: | ---: | ---: | ---: |',
-    `| all, wall | ${both.length} | ${fmt(median(both.map((r) => r.tslc!.wall)), 3)} | ${fmt(median(both.map((r) => theirs(r)!.wall)), 3)} | **${fmt(sum.medianRatio)}** |`,
-    `| either ≥ 0.3 s, wall | ${slow.length} | ${fmt(median(slow.map((r) => r.tslc!.wall)), 3)} | ${fmt(median(slow.map((r) => theirs(r)!.wall)), 3)} | **${fmt(sum.medianRatioSlow)}** |`,
+    ...sum.pairings.flatMap((p) => [
+      `| ${p.label}, wall | ${p.both.length} | ${fmt(median(p.both.map((r) => p.mine(r).wall)), 3)} | ${fmt(median(p.both.map((r) => p.theirs(r).wall)), 3)} | **${fmt(p.medianRatio)}** |`,
+      `| ${p.label}, either ≥ 0.3 s, wall | ${p.slow.length} | ${fmt(median(p.slow.map((r) => p.mine(r).wall)), 3)} | ${fmt(median(p.slow.map((r) => p.theirs(r).wall)), 3)} | **${fmt(p.medianRatioSlow)}** |`,
+    ]),
+    `| tslc check / ltlsynt --realizability, wall | ${both.length} | ${fmt(median(both.map((r) => r.tslc!.wall)), 3)} | ${fmt(median(both.map((r) => theirs(r)!.wall)), 3)} | **${fmt(sum.medianRatio)}** |`,
+    `| tslc check / ltlsynt --realizability, either ≥ 0.3 s, wall | ${slow.length} | ${fmt(median(slow.map((r) => r.tslc!.wall)), 3)} | ${fmt(median(slow.map((r) => theirs(r)!.wall)), 3)} | **${fmt(sum.medianRatioSlow)}** |`,
     ...(withCpu.length > 0
       ? [
-          `| all, CPU (user + system) | ${withCpu.length} | ${fmt(median(withCpu.map((r) => r.tslc!.cpu!)), 3)} | ${fmt(median(withCpu.map((r) => theirs(r)!.cpu!)), 3)} | ${fmt(median(withCpu.map((r) => r.tslc!.cpu! / Math.max(theirs(r)!.cpu!, 0.01))))} |`,
+          `| tslc check / ltlsynt --realizability, CPU (user + system) | ${withCpu.length} | ${fmt(median(withCpu.map((r) => r.tslc!.cpu!)), 3)} | ${fmt(median(withCpu.map((r) => theirs(r)!.cpu!)), 3)} | ${fmt(median(withCpu.map((r) => r.tslc!.cpu! / Math.max(theirs(r)!.cpu!, 0.01))))} |`,
         ]
       : []),
     '',
     quick.length === 0
       ? `- No spec that both decide took ltlsynt < 0.05 s; \`node -e 0\` took ${fmt(c.nodeFloor * 1000, 0)} ms (${fmt(c.nodeBefore * 1000, 0)} before the run, ${fmt(c.nodeAfter * 1000, 0)} after, median of 15 spawns each).`
-      : `- Where ltlsynt needs < 0.05 s (${quick.length} specs), tslc's median wall is ${fmt(median(quick.map((r) => r.tslc!.wall)) * 1000, 0)} ms against \`node -e 0\`'s ${fmt(c.nodeFloor * 1000, 0)} ms (${fmt(c.nodeBefore * 1000, 0)} before the run, ${fmt(c.nodeAfter * 1000, 0)} after, median of 15 spawns each): **${fmt((median(quick.map((r) => r.tslc!.wall)) - c.nodeFloor) * 1000, 0)} ms** above Node's own start.`,
+      : quickAboveNode.length > 0
+        ? `- Where ltlsynt needs < 0.05 s (${quick.length} specs), tslc's verdict run (\`--no-states\`) took a median **${fmt(median(quickAboveNode) * 1000, 0)} ms** more than the \`node -e 0\` spawned just before it (median ${fmt(quickNode * 1000, 0)} ms; tslc ${fmt(median(quick.map((r) => verdictRun(r).wall)) * 1000, 0)} ms, with a controller ${fmt(median(quick.map((r) => r.tslc!.wall)) * 1000, 0)} ms; \`node -e 0\` before and after the run: ${fmt(c.nodeBefore * 1000, 0)} and ${fmt(c.nodeAfter * 1000, 0)} ms, median of 15 spawns each).`
+        : `- Where ltlsynt needs < 0.05 s (${quick.length} specs), tslc's median wall is ${fmt(median(quick.map((r) => r.tslc!.wall)) * 1000, 0)} ms against \`node -e 0\`'s ${fmt(c.nodeFloor * 1000, 0)} ms (${fmt(c.nodeBefore * 1000, 0)} before the run, ${fmt(c.nodeAfter * 1000, 0)} after, median of 15 spawns each): **${fmt((median(quick.map((r) => r.tslc!.wall)) - c.nodeFloor) * 1000, 0)} ms** above Node's own start.`,
     states.length > 0
-      ? `- Controller states where both built one (${states.length} specs): median tslc ${median(states.map((r) => r.tslc!.states!))}, ltlsynt ${median(states.map((r) => theirs(r)!.states!))} (\`ltlsynt --tlsf=FILE\`, default options); tslc smaller on ${states.filter((r) => r.tslc!.states! < theirs(r)!.states!).length}, equal on ${states.filter((r) => r.tslc!.states! === theirs(r)!.states!).length}, larger on ${states.filter((r) => r.tslc!.states! > theirs(r)!.states!).length}.`
+      ? `- Controller states where both built one (${states.length} specs): median tslc ${median(states.map((r) => r.tslc!.states!))}, ltlsynt ${median(states.map((r) => theirStates(r)!))} (\`ltlsynt --tlsf=FILE\`, default options); tslc smaller on ${states.filter((r) => r.tslc!.states! < theirStates(r)!).length}, equal on ${states.filter((r) => r.tslc!.states! === theirStates(r)!).length}, larger on ${states.filter((r) => r.tslc!.states! > theirStates(r)!).length}.`
       : `- Controller states of ltlsynt: not measured (run with \`--states\`).`,
     `- Only ${them}${names(onlyTheirs)}.`,
     `- Only tslc${names(onlyTslc)}.`,
     ...(contra.length + contraRecorded.length + contraStatus.length > 0 ? [`- **Contradictions**${names([...new Set([...contra, ...contraRecorded, ...contraStatus])])}.`] : []),
+    ...(c.extra ?? []),
     `- Load average at the end: ${loadAverage()}.`,
     '',
     '### By family',
@@ -325,14 +411,15 @@ export function report(rows: readonly Row[], theirs: (r: Row) => Run | undefined
     );
   }
   lines.push('', '### Per spec', '');
-  lines.push(`| file | status | tslc | wall s | CPU s | states | ${them} | wall s | CPU s | states | ratio (wall) |`);
-  lines.push('| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |');
+  lines.push(`| file | status | tslc | wall s | CPU s | --no-states s | states | ${them} | wall s | CPU s | with controller s | states | ratio (wall) | ratio (--no-states) |`);
+  lines.push('| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows) {
     const t = r.tslc;
+    const v = r.tslcVerdict !== t ? r.tslcVerdict : undefined;
     const l = theirs(r);
-    const wrong = opposite(t, l) || (decided(t) && r.status !== undefined && t.verdict !== r.status) ? ' **CONTRADICTION**' : '';
+    const wrong = sum.contradictions.includes(r) || sum.contradictionsStatus.includes(r) ? ' **CONTRADICTION**' : '';
     lines.push(
-      `| ${r.key.replace(/^tlsf\//, '')} | ${r.status ?? ''} | ${t?.verdict ?? ''}${wrong} | ${fmt(t?.wall)} | ${fmt(t?.cpu)} | ${t?.states ?? ''} | ${l?.verdict ?? ''} | ${fmt(l?.wall)} | ${fmt(l?.cpu)} | ${l?.states ?? ''} | ${decided(t) && decided(l) ? fmt(ratio(r)) : ''} |`,
+      `| ${r.key.replace(/^tlsf\//, '')} | ${r.status ?? ''} | ${t?.verdict ?? ''}${wrong}${v && v.verdict !== t?.verdict ? ` (--no-states: ${v.verdict})` : ''} | ${fmt(t?.wall)} | ${fmt(t?.cpu)} | ${fmt(v?.wall)} | ${t?.states ?? ''} | ${l?.verdict ?? ''} | ${fmt(l?.wall)} | ${fmt(l?.cpu)} | ${fmt(r.ltlsyntController?.wall)} | ${theirStates(r) ?? ''} | ${decided(t) && decided(l) ? fmt(ratio(r)) : ''} | ${decided(v) && decided(l) ? fmt(wallRatio(v, l)) : ''} |`,
     );
   }
   lines.push('');

@@ -20,7 +20,7 @@ if (process.argv[2] === '--warm') {
   process.exit(0);
 }
 
-const { BUNDLE_FILE, CACHE_FILE, INPUTS_FILE } = await import(runnerUrl);
+const { BUNDLE_FILE, BUNDLE_WRAPPER_START, CACHE_FILE, INPUTS_FILE } = await import(runnerUrl);
 rmSync(CACHE_FILE, { force: true });
 const { rolldown } = await import('rolldown');
 const build = await rolldown({
@@ -45,10 +45,10 @@ await build.close();
 // Pure ASCII (non-ASCII characters, in comments and messages, as \u escapes, which mean the same
 // in strings, templates and regular expressions): the runner then reads the bundle as a one-byte
 // string, which V8 reads, hashes and scans faster than the two-byte string UTF-8 text becomes.
-writeFileSync(
-  BUNDLE_FILE,
-  readFileSync(BUNDLE_FILE, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-);
+// Written inside the CommonJS module wrapper, so the runner compiles the file's text as it is
+// (src/cli/bundle-runner.cts, BUNDLE_WRAPPER_START).
+const ascii = readFileSync(BUNDLE_FILE, 'utf8').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+writeFileSync(BUNDLE_FILE, `${BUNDLE_WRAPPER_START}${ascii}\n})`);
 const modules = output.flatMap((chunk) => ('moduleIds' in chunk ? chunk.moduleIds : [])).filter((id) => id.startsWith(join(root, 'dist')));
 writeFileSync(
   INPUTS_FILE,

@@ -2,7 +2,7 @@
  * tslc as a library: what `import … from 'tslc'` gives. Each function is what one CLI command
  * does, with the same options (named after the flags, `timeout` in seconds) and the same
  * diagnostics objects (location, severity, code, message, hint): `parse`, `check`, `synthesize`,
- * `compile`, `explain`, `audit`. Every result carries its input `errors`, the front ends'
+ * `compile`, `explain`, `audit`, `judge`. Every result carries its input `errors`, the front ends'
  * `warnings` and the `exitCode` the CLI would give; bad input is reported there, never thrown.
  * Importing this module loads no solver: each function loads what it needs when called.
  *
@@ -15,6 +15,8 @@ export { synthesize, printController, type ControllerFormat, type SynthesizeOpti
 export { compile, type CompiledModule, type CompileOptions, type CompileResult, type FileText } from './api/compile.js';
 export { explain, type ExplainOptions, type ExplainResult } from './api/explain.js';
 export { audit, type AuditOptions, type AuditResult } from './api/audit.js';
+export { judge, type JudgeOptions, type JudgeResult } from './api/judge.js';
+export type { JudgeReport } from './audit/judge.js';
 export type { Explanation, SpecLine } from './api/explanation.js';
 export type { FormulaSpec, Outcome, ReadOptions, SolveOptions, SpecSource, SynthesizerName } from './api/inputs.js';
 export { formatDiagnostics } from './api/format.js';

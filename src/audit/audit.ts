@@ -167,6 +167,9 @@ export class MalformedLineError extends Error {
   constructor(
     readonly line: number,
     readonly reason: string,
+    /** The line as written and the column to point at, when the reader kept them. */
+    readonly text?: string,
+    readonly col?: number,
   ) {
     super(`line ${line}: ${reason}`);
     this.name = 'MalformedLineError';
@@ -281,15 +284,15 @@ export async function auditLog(items: AsyncIterable<LogItem> | Iterable<LogItem>
     }
   };
 
-  const bad = (line: number, reason: string): void => {
-    if (options.strict) throw new MalformedLineError(line, reason);
+  const bad = (line: number, reason: string, text?: string, col?: number): void => {
+    if (options.strict) throw new MalformedLineError(line, reason, text, col);
     malformedCount++;
     if (malformed.length < MAX_LISTED_MALFORMED) malformed.push({ line, reason });
   };
 
   for await (const item of items) {
     if (item.kind === 'malformed') {
-      bad(item.line, item.reason);
+      bad(item.line, item.reason, item.text, item.col);
       continue;
     }
     if (item.kind === 'header') {

@@ -19,7 +19,11 @@ export type LogFormat = 'jsonl' | 'csv';
 
 export type LogItem =
   | { readonly kind: 'event'; readonly line: number; readonly event: EventRecord }
-  | { readonly kind: 'malformed'; readonly line: number; readonly reason: string }
+  /**
+   * `text` is the line as written (JSONL, when it was read), so an error can show it with a caret
+   * at `col` (1-based; where JSON.parse stopped, else 1).
+   */
+  | { readonly kind: 'malformed'; readonly line: number; readonly reason: string; readonly text?: string; readonly col?: number }
   /**
    * CSV: the column names events will have. `text` is the header line as written (absent when
    * `columns` came from the caller or the header spans lines).
@@ -63,11 +67,14 @@ export async function* readLog(source: LogSource, options: ReadOptions): AsyncGe
         try {
           value = JSON.parse(body);
         } catch (err) {
-          yield { kind: 'malformed', line, reason: `not valid JSON (${(err as Error).message})` };
+          // V8 says where it stopped ("… in JSON at position 12"); the caret goes there.
+          const at = /at position (\d+)/.exec((err as Error).message);
+          const col = at ? Number(at[1]) + 1 + (body === text ? 0 : 1) : 1;
+          yield { kind: 'malformed', line, reason: `not valid JSON (${(err as Error).message})`, text, col };
           continue;
         }
         if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-          yield { kind: 'malformed', line, reason: 'expected a JSON object per line' };
+          yield { kind: 'malformed', line, reason: 'expected a JSON object per line', text, col: 1 + text.length - text.trimStart().length };
           continue;
         }
         yield { kind: 'event', line, event: value as EventRecord };

@@ -44,6 +44,14 @@ export class BddManager {
   private readonly names: string[] = [];
   private readonly indexOf = new Map<string, number>();
   private readonly formulaCache = new Map<number, BddNode>();
+  /**
+   * Called after every 256th new node, e.g. a solver's clock poll, which may throw to abandon
+   * the operation under way: one conjunction of large guards can run for seconds without
+   * returning to a caller that polls (the parity route on Automata32S ran 20 s past its slice).
+   * Every node and cache entry is complete before it is called, so the manager stays usable.
+   */
+  poll: (() => void) | undefined;
+  private created = 0;
 
   /** The variable index of a proposition, allocating it (last in the order) on first use. */
   varIndex(name: string): number {
@@ -102,6 +110,7 @@ export class BddManager {
       this.cacheBits++;
       this.computed = new Int32Array(4 << this.cacheBits).fill(-1);
     }
+    if ((++this.created & 255) === 0) this.poll?.();
     return id;
   }
 

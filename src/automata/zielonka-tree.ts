@@ -28,13 +28,25 @@ export interface ZielonkaTree {
 
 /** Largest number of marks a tree is built for (children are found among all subsets). */
 export const MAX_TREE_MARKS = 16;
+/** Largest number of marks of a monotone condition (children found from the top, see below). */
+export const MAX_MONOTONE_MARKS = 30;
+/** Subsets a monotone condition's children may be searched among, per tree. */
+const MONOTONE_SEARCH = 100_000;
 
 /**
  * The Zielonka tree of `accepts` over `marks` marks, or undefined when it has more than
  * `maxNodes` nodes or more than MAX_TREE_MARKS marks.
+ *
+ * `monotone`: the caller knows that a superset of an accepted set is accepted (a positive Boolean
+ * combination of `Inf` marks, e.g. generalized Büchi: every mark infinitely often). Then a
+ * rejected node has no children (all its subsets are rejected), and an accepted node's children,
+ * the maximal rejected subsets, are found by removing marks one at a time through accepted sets
+ * only, so the tree is built for up to MAX_MONOTONE_MARKS marks: the 17 `G F` marks of SYNTCOMP's
+ * full_arbiter_enc are a root and 17 leaves, where all 2^17 subsets were enumerated per node.
+ * The tree is the same either way.
  */
-export function zielonkaTree(marks: number, accepts: (set: number) => boolean, maxNodes = 10_000): ZielonkaTree | undefined {
-  if (marks > MAX_TREE_MARKS) return undefined;
+export function zielonkaTree(marks: number, accepts: (set: number) => boolean, maxNodes = 10_000, monotone = false): ZielonkaTree | undefined {
+  if (marks > (monotone ? MAX_MONOTONE_MARKS : MAX_TREE_MARKS)) return undefined;
   const memo = new Map<number, boolean>();
   const acc = (set: number) => {
     let r = memo.get(set);
@@ -62,13 +74,21 @@ export function zielonkaTree(marks: number, accepts: (set: number) => boolean, m
     if (label.length > maxNodes) return undefined;
     const x = label[n];
     const status = accepting[n];
-    const subsets: number[] = [];
-    for (let sub = (x - 1) & x; ; sub = (sub - 1) & x) {
-      subsets.push(sub);
-      if (sub === 0) break;
+    let subsets: number[] = [];
+    if (monotone) {
+      if (!status) continue;
+      const found = acceptedDown(x, acc, MONOTONE_SEARCH);
+      if (!found) return undefined;
+      subsets = found;
+    } else {
+      for (let sub = (x - 1) & x; ; sub = (sub - 1) & x) {
+        subsets.push(sub);
+        if (sub === 0) break;
+      }
+      if (x === 0) subsets.length = 0;
     }
-    if (x === 0) subsets.length = 0;
-    subsets.sort((a, b) => popcount(b) - popcount(a));
+    // Largest first; among equal sizes the enumeration's order (descending as numbers).
+    subsets.sort((a, b) => popcount(b) - popcount(a) || b - a);
     const kept: number[] = [];
     for (const y of subsets) {
       if (acc(y) === status) continue;
@@ -101,7 +121,7 @@ export function zielonkaTree(marks: number, accepts: (set: number) => boolean, m
     leafCount: leaves.length,
     acceptingAt: (d) => (d % 2 === 0 ? accepting[0] : !accepting[0]),
     step(leaf, set) {
-      const key = leaf * 2 ** MAX_TREE_MARKS + set;
+      const key = leaf * 2 ** marks + set;
       const hit = cache.get(key);
       if (hit) return hit;
       let n = leaves[leaf];
@@ -120,6 +140,29 @@ export function zielonkaTree(marks: number, accepts: (set: number) => boolean, m
       return result;
     },
   };
+}
+
+/**
+ * The rejected sets one mark short of an accepted subset of x reachable from x through accepted
+ * sets (every maximal rejected subset of x is among them, for a monotone condition), or undefined
+ * past `budget` subsets.
+ */
+function acceptedDown(x: number, acc: (set: number) => boolean, budget: number): number[] | undefined {
+  const seen = new Set<number>([x]);
+  const out: number[] = [];
+  const queue = [x];
+  for (let h = 0; h < queue.length; h++) {
+    const y = queue[h];
+    for (let rest = y; rest !== 0; rest &= rest - 1) {
+      const z = y & ~(rest & -rest);
+      if (seen.has(z)) continue;
+      if (seen.size >= budget) return undefined;
+      seen.add(z);
+      if (acc(z)) queue.push(z);
+      else out.push(z);
+    }
+  }
+  return out;
 }
 
 function popcount(x: number): number {

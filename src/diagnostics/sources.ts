@@ -76,3 +76,15 @@ export function diagnosticsToJson(diagnostics: readonly Diagnostic[]): unknown {
     hint: d.hint,
   }));
 }
+
+/**
+ * A line to show under a diagnostic, cut to at most 200 characters around `col` (a log line can be megabytes),
+ * with the column moved to match; undefined when there is no text to show.
+ */
+export function showableLine(text: string | undefined, col = 1): { text: string; col: number } | undefined {
+  if (text === undefined) return undefined;
+  const width = 200;
+  if (text.length <= width) return { text, col };
+  const start = Math.max(0, Math.min(col - 1 - width / 2, text.length - width));
+  return { text: (start > 0 ? '…' : '') + text.slice(start, start + width), col: col - start + (start > 0 ? 1 : 0) };
+}

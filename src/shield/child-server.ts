@@ -13,6 +13,8 @@ import { LineReader } from './line-reader.js';
 export interface UpstreamEnd {
   readonly kind: 'exit' | 'spawn' | 'garbage' | 'overflow' | 'closed' | 'http';
   readonly message: string;
+  /** `exit` only: the server exited by itself with status 0, no message cut short. */
+  readonly clean?: boolean;
 }
 
 /** Where the proxy sends what the client says (a child process, or a remote server). */
@@ -23,6 +25,11 @@ export interface Upstream {
   /** `raw`: the message's text as received, when the transport has it (saves re-serializing). */
   onmessage?: (message: JsonRpcMessage, raw?: string) => void;
   onend?: (end: UpstreamEnd) => void;
+  /**
+   * The server failed: it could not start, wrote garbage or too much, or exited with a non-zero
+   * status or a signal this side did not send (read after `close()`; absent: cannot tell).
+   */
+  readonly failed?: boolean;
 }
 
 export interface ChildServerOptions {
@@ -47,6 +54,9 @@ export class ChildServer implements Upstream {
   private stderrTail = '';
   private lineNo = 0;
   private exited: Promise<void>;
+  private failure = false;
+  /** Signals this side sent (closing the session), which are not the server's failure. */
+  private readonly sent = new Set<NodeJS.Signals>();
 
   constructor(private readonly options: ChildServerOptions) {
     // The server gets this process's environment (its API keys come through the MCP client's config).
@@ -77,8 +87,16 @@ export class ChildServer implements Upstream {
     this.child.once('close', (code, signal) => {
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       const cut = reader.pending > 0 ? ` in the middle of a message (${reader.pending} bytes unfinished)` : '';
-      this.end('exit', `the MCP server ${how}${cut}${this.lastWords()}`);
+      // Recorded even after close(): how the server went decides the proxy's exit code, whether
+      // it exited before or after the client closed (a race a one-shot client cannot control).
+      const clean = code === 0 && cut === '';
+      if (!clean && !(signal !== null && this.sent.has(signal))) this.failure = true;
+      this.end('exit', `the MCP server ${how}${cut}${this.lastWords()}`, clean);
     });
+  }
+
+  get failed(): boolean {
+    return this.failure;
   }
 
   get pid(): number | undefined {
@@ -96,8 +114,10 @@ export class ChildServer implements Upstream {
     // As MCP's stdio shutdown says: close stdin, then SIGTERM, then SIGKILL.
     this.child.stdin!.end();
     if (await this.exitsWithin(GRACE_MS)) return;
+    this.sent.add('SIGTERM');
     this.child.kill('SIGTERM');
     if (await this.exitsWithin(GRACE_MS)) return;
+    this.sent.add('SIGKILL');
     this.child.kill('SIGKILL');
     await this.exitsWithin(GRACE_MS);
   }
@@ -142,9 +162,10 @@ export class ChildServer implements Upstream {
     return tail ? `; its last words on stderr: ${excerpt(tail, 300)}` : '';
   }
 
-  private end(kind: UpstreamEnd['kind'], message: string): void {
+  private end(kind: UpstreamEnd['kind'], message: string, clean?: boolean): void {
+    if (kind !== 'exit') this.failure = true;
     if (this.ended) return;
     this.ended = true;
-    this.onend?.({ kind, message });
+    this.onend?.({ kind, message, ...(clean !== undefined ? { clean } : {}) });
   }
 }

@@ -4,8 +4,9 @@
  *
  * Lines from the client that are not JSON-RPC get the JSON-RPC error a server owes them (parse
  * error / invalid request) and the session goes on. The session ends when the client closes
- * stdin or on SIGINT/SIGTERM (exit code 0), or when the server ends or fails (exit code 1, after
- * every waiting request has been answered with the reason).
+ * stdin or on SIGINT/SIGTERM (exit code 0, or 1 when the server failed: a non-zero exit status,
+ * garbage, a timeout), or when the server ends or fails while the client is still there (exit
+ * code 1, after every waiting request has been answered with the reason).
  */
 import type { Upstream } from './child-server.js';
 import { ErrorCode, errorReply, excerpt, type JsonRpcMessage, whyNotJsonRpc } from './jsonrpc.js';
@@ -35,7 +36,10 @@ export function serveStdio(options: StdioFrontOptions): Promise<number> {
     const write = (message: JsonRpcMessage, raw?: string): void => {
       output.write((raw ?? JSON.stringify(message)) + '\n');
     };
-    const finish = (code: number): void => {
+    // The server exited by itself with status 0 (e.g. a one-shot client whose server did not
+    // wait): not a failure, whichever end went first.
+    let cleanServerExit = false;
+    const finish = (code: number | (() => number)): void => {
       if (finished) return;
       finished = true;
       session.close();
@@ -47,7 +51,8 @@ export function serveStdio(options: StdioFrontOptions): Promise<number> {
       process.removeListener('SIGTERM', onSignal);
       void upstream.close().then(() => {
         // Let everything written so far reach the client before reporting the exit code.
-        output.write('', () => resolve(code));
+        const exitCode = typeof code === 'number' ? code : code();
+        output.write('', () => resolve(exitCode));
       });
     };
     const session = new McpShieldSession({
@@ -66,7 +71,10 @@ export function serveStdio(options: StdioFrontOptions): Promise<number> {
       warn: (message) => say(`tslc shield: warning: ${message}`),
     });
     upstream.onmessage = (m, raw) => session.fromServer(m, raw);
-    upstream.onend = (end) => session.serverEnded(end.message);
+    upstream.onend = (end) => {
+      if (end.kind === 'exit' && end.clean === true) cleanServerExit = true;
+      session.serverEnded(end.message);
+    };
 
     const reader = new LineReader({
       maxBytes: options.maxMessageBytes,
@@ -97,7 +105,12 @@ export function serveStdio(options: StdioFrontOptions): Promise<number> {
     const onData = (chunk: Buffer | string): void => reader.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     const onSignal = (): void => finish(0);
     input.on('data', onData);
-    input.once('end', () => finish(session.closedReason === undefined ? 0 : 1));
+    // The client is done: 0, unless the session broke for another reason than the server's clean
+    // exit, or the server failed (known once it has been closed).
+    input.once('end', () => {
+      const broken = session.closedReason !== undefined && !cleanServerExit;
+      finish(() => (broken || upstream.failed === true ? 1 : 0));
+    });
     input.once('error', () => finish(0));
     // The client closed its end of our stdout: nobody is listening any more.
     output.once('error', () => finish(0));

@@ -15,7 +15,10 @@
  *   time all attempts started before the previous breakpoint are done (Miyano–Hayashi for a
  *   universal automaton: deterministic). `G F p` with p propositional is one state with `p`
  *   marked;
- * - `F s` with s safety: the complement of the Büchi component of `G ¬s` (Fin of its mark).
+ * - `F s` with s safety: the complement of the Büchi component of `G ¬s` (Fin of its mark);
+ * - `a U b` with a, b safety, as `(a W b) ∧ F b`; `a R b` with a, b co-safety, as `(a M b) ∨ G b`.
+ *
+ * Equal atoms (and `F G ¬p` for `G F p`) share one component: each is one mark of the condition.
  *
  * A safety or co-safety atom's value is known at every position for as long as the play stays
  * there (`current`), and for good once its state is a sink (`permanent`); a Büchi atom is
@@ -25,7 +28,7 @@
 import { BDD_FALSE, BDD_TRUE, BddManager, type BddNode } from '../automata/bdd.js';
 import { Progression } from '../automata/progression.js';
 import { type GameSpec, exactlyOne, inputNames, outputNames, type SignalGroup } from '../game/spec.js';
-import { type Formula, G, isPropositional, not } from '../ltl/formula.js';
+import { and, F, type Formula, G, isPropositional, M, not, or, W } from '../ltl/formula.js';
 import { isSyntacticCosafety, isSyntacticSafety } from '../ltl/fragments.js';
 import { toNnf } from '../ltl/nnf.js';
 
@@ -188,6 +191,16 @@ export function componentsOf(spec: GameSpec, enforcedSignals: readonly SignalGro
     components.push(c);
     return acceptanceBdd.variable(String(components.length - 1));
   };
+  // One component per distinct atom: `G F p` and `F G ¬p` (an equivalence in the spec has both
+  // polarities of every atom under it) are one Büchi mark, used positively and negated. Each mark
+  // is a colour of the Emerson–Lei condition, and its Zielonka tree is built over all subsets of
+  // them: ltl2dpa22's `(∧ GF aᵢ → GF b) ↔ (GF p0 ∨ (GF p2 ∧ ¬GF p1))` has 18 atoms but 9 marks.
+  const shared = new Map<string, BddNode>();
+  const sharedAtom = (key: string, make: () => Component): BddNode => {
+    let a = shared.get(key);
+    if (a === undefined) shared.set(key, (a = atom(make())));
+    return a;
+  };
   const signalRules = spec.signals.filter((g) => !enforcedSignals.includes(g)).map((g) => G(exactlyOne(g.updates)));
 
   const part = (name: Part): BddNode | undefined => {
@@ -214,13 +227,23 @@ export function componentsOf(spec: GameSpec, enforcedSignals: readonly SignalGro
   };
   /** The acceptance of one NNF formula below the top-level conjunction, or undefined. */
   const atomOf = (f: Formula): BddNode | undefined => {
-    if (isSyntacticSafety(f)) return atom(new ProgressionComponent('safety', 'safety', progression, progression.state(f)));
-    if (isSyntacticCosafety(f)) return atom(new ProgressionComponent('cosafety', 'co-safety', progression, progression.state(f)));
-    if (f.kind === 'G' && f.arg.kind === 'F' && isPropositional(f.arg.arg)) return atom(new RecurrenceComponent('G F p', bdd, f.arg.arg));
-    if (f.kind === 'F' && f.arg.kind === 'G' && isPropositional(f.arg.arg))
-      return acceptanceBdd.not(atom(new RecurrenceComponent('F G p', bdd, toNnf(not(f.arg.arg)))));
-    if (f.kind === 'G' && isSyntacticCosafety(f.arg)) return atom(new BreakpointComponent('G c', progression, f.arg));
-    if (f.kind === 'F' && isSyntacticSafety(f.arg)) return acceptanceBdd.not(atom(new BreakpointComponent('F s', progression, toNnf(not(f.arg)))));
+    if (isSyntacticSafety(f)) {
+      const s = progression.state(f);
+      return sharedAtom(`s${s}`, () => new ProgressionComponent('safety', 'safety', progression, s));
+    }
+    if (isSyntacticCosafety(f)) {
+      const s = progression.state(f);
+      return sharedAtom(`c${s}`, () => new ProgressionComponent('cosafety', 'co-safety', progression, s));
+    }
+    if (f.kind === 'G' && f.arg.kind === 'F' && isPropositional(f.arg.arg)) return recurrence('G F p', f.arg.arg);
+    if (f.kind === 'F' && f.arg.kind === 'G' && isPropositional(f.arg.arg)) return acceptanceBdd.not(recurrence('F G p', toNnf(not(f.arg.arg))));
+    if (f.kind === 'G' && isSyntacticCosafety(f.arg)) return breakpoint('G c', f.arg);
+    if (f.kind === 'F' && isSyntacticSafety(f.arg)) return acceptanceBdd.not(breakpoint('F s', toNnf(not(f.arg))));
+    // a U b ≡ (a W b) ∧ F b and a R b ≡ (a M b) ∨ G b, in the fragment when a and b are safety
+    // (co-safety for R): `alive U G ¬alive`, which the LTLf encodings of SYNTCOMP's ltl_f family
+    // put in every spec, is `(alive W G ¬alive) ∧ F G ¬alive`.
+    if (f.kind === 'U') return atomOf(and(W(f.left, f.right), F(f.right)));
+    if (f.kind === 'R') return atomOf(or(M(f.left, f.right), G(f.right)));
     if (f.kind === 'and' || f.kind === 'or') {
       let acc = f.kind === 'and' ? BDD_TRUE : BDD_FALSE;
       for (const a of f.args) {
@@ -232,6 +255,13 @@ export function componentsOf(spec: GameSpec, enforcedSignals: readonly SignalGro
     }
     return undefined;
   };
+  /** `G F p`, one mark per set of letters p (a BDD). */
+  const recurrence = (label: string, p: Formula): BddNode => {
+    const letter = bdd.fromFormula(p);
+    return sharedAtom(`r${letter}`, () => new RecurrenceComponent(label, bdd, p));
+  };
+  /** `G c`, one mark per progression state of c. */
+  const breakpoint = (label: string, c: Formula): BddNode => sharedAtom(`b${progression.state(c)}`, () => new BreakpointComponent(label, progression, c));
   const I = part('initially');
   if (I === undefined) return undefined;
   const P = part('preset');

@@ -22,6 +22,7 @@ import type LogicSolver from 'logic-solver';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
 import { dict, mergeDicts } from '../../runtime/dict.js';
 import { minimumColouring } from './colouring.js';
+import { compatibleAt, packCubes } from './cube-bits.js';
 import { minimizeMealy } from './extract.js';
 
 /**
@@ -117,19 +118,44 @@ export function exactColouring(machine: MealyMachine, budget: ExactBudget = DEFA
   const n = m.stateCount;
   if (n <= 1 || n > budget.maxStates) return undefined;
   const byState: MealyTransition[][] = Array.from({ length: n }, () => []);
-  for (const t of m.transitions) byState[t.from].push(t);
+  // The same moves by index into m.transitions, whose cubes are packed for the pairwise tests.
+  const movesOf: number[][] = Array.from({ length: n }, () => []);
+  m.transitions.forEach((t, i) => {
+    byState[t.from].push(t);
+    movesOf[t.from].push(i);
+  });
+  const inputs = packCubes(m.transitions.map((t) => t.input));
+  const outputs = packCubes(m.transitions.map((t) => t.output));
 
-  // Pairwise relations: incompatible pairs, and closure obligations (s,t) ⇒ (s',t').
-  const incompatible: boolean[][] = Array.from({ length: n }, () => new Array<boolean>(n).fill(false));
-  const implied: [number, number][][][] = Array.from({ length: n }, () => Array.from({ length: n }, () => []));
-  for (let s = 0; s < n; s++)
-    for (let t = s + 1; t < n; t++)
-      for (const a of byState[s])
-        for (const b of byState[t]) {
-          if (!meet(a.input, b.input)) continue;
-          if (!meet(a.output, b.output)) incompatible[s][t] = true;
-          if (a.to !== b.to) implied[s][t].push([Math.min(a.to, b.to), Math.max(a.to, b.to)]);
-        }
+  // Pairwise relations: incompatible pairs, and closure obligations (s,t) ⇒ (s',t'). The
+  // obligations of an incompatible pair are never read (the pair never shares a colour). With
+  // `repeats`, an obligation is listed once per pair of moves that implies it, as the SAT
+  // encoding's clause budget has always counted them; the search needs each only once.
+  const relations = (repeats: boolean) => {
+    const incompatible: boolean[][] = Array.from({ length: n }, () => new Array<boolean>(n).fill(false));
+    const implied: [number, number][][][] = Array.from({ length: n }, () => Array.from({ length: n }, () => []));
+    for (let s = 0; s < n; s++)
+      for (let t = s + 1; t < n; t++) {
+        const listed = new Set<number>();
+        scan: for (const a of movesOf[s])
+          for (const b of movesOf[t]) {
+            if (!compatibleAt(inputs, a, b)) continue;
+            if (!compatibleAt(outputs, a, b)) {
+              incompatible[s][t] = true;
+              implied[s][t].length = 0;
+              break scan;
+            }
+            const to = [m.transitions[a].to, m.transitions[b].to];
+            if (to[0] === to[1]) continue;
+            const [u, v] = to[0] < to[1] ? to : [to[1], to[0]];
+            if (!repeats && listed.has(u * n + v)) continue;
+            listed.add(u * n + v);
+            implied[s][t].push([u, v]);
+          }
+      }
+    return { incompatible, implied };
+  };
+  const { incompatible, implied } = relations(false);
 
   const lowerBound = incompatibleCliqueSize(incompatible, n);
   if (lowerBound === n) return undefined;
@@ -137,7 +163,7 @@ export function exactColouring(machine: MealyMachine, budget: ExactBudget = DEFA
   const searched = minimumColouring({ n, incompatible, implied }, lowerBound, options.searchNodes ?? DEFAULT_SEARCH_NODES);
   if (searched.kind === 'none') return undefined;
   if (searched.kind === 'found') return { m, byState, k: searched.k, colour: searched.colour, path: 'search', searchNodes: searched.nodes };
-  const sat = satColouring(n, incompatible, implied, budget);
+  const sat = satColouring(n, incompatible, relations(true).implied, budget);
   return sat && { m, byState, ...sat, path: 'sat', searchNodes: searched.nodes };
 }
 

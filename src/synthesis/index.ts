@@ -61,6 +61,13 @@ export interface SynthesisOptions {
    */
   readonly stopAfterMs?: number;
   /**
+   * Called at each of the solver's clock polls (every few hundred steps, also during
+   * translations); returning true stops the run as `stopAfterMs` does (`unknown`, reason
+   * `STOPPED_EARLY`). `tslc check` uses it to move a run whose heap grows large to an isolated
+   * worker and to turn V8's optimizing compiler on once a run takes long (src/synthesis/isolated.ts).
+   */
+  readonly onPoll?: () => boolean | void;
+  /**
    * When contradictory assumptions and failing environment-only guarantees are looked for: once
    * solving has taken this many milliseconds (default DEFERRED_CHECKS_MS = 100; 0 = before any
    * game). Specs solved sooner never need them.
@@ -177,6 +184,19 @@ interface Budget {
    */
   readonly clock: () => void;
   readonly progress: (msg: string) => void;
+  /**
+   * A spec the deferred parity check found realizable, with that route's (unminimized) controller:
+   * its bounded game plays no dual, and the controller answers if the bounded engine does not.
+   */
+  realizable?: { readonly spec: GameSpec; readonly outcome: GameOutcome };
+  /** The decomposed parts being solved whose realizability follows from the whole spec's (`conclusive`). */
+  readonly conclusiveParts: WeakMap<GameSpec, GameSpec>;
+}
+
+/** Whether `spec`, or the spec it is a conclusive part of, is known to be realizable. */
+function knownRealizable(spec: GameSpec, budget: Budget): boolean {
+  const whole = budget.realizable?.spec;
+  return whole !== undefined && (whole === spec || budget.conclusiveParts.get(spec) === whole);
 }
 
 function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): SynthesisResult | CheckResult | ControllerResult {
@@ -191,7 +211,7 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     if ((++ticks & 255) !== 0) return;
     const now = performance.now();
     if (now > deadline) throw new Timeout();
-    if (now > stopAt) throw new StoppedEarly();
+    if (now > stopAt || options.onPoll?.() === true) throw new StoppedEarly();
     if (checks && deferred !== undefined && now > deferred.at) runDeferred();
   };
   const tick = () => poll(true);
@@ -200,7 +220,7 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     deferred = undefined;
     checks?.run();
   };
-  const budget: Budget = { started, deadline, tick, clock: () => poll(false), progress: options.onProgress ?? (() => {}) };
+  const budget: Budget = { started, deadline, tick, clock: () => poll(false), progress: options.onProgress ?? (() => {}), conclusiveParts: new WeakMap() };
   const declared = new Set([...inputNames(spec), ...outputNames(spec)]);
   for (const part of [...spec.initially, ...spec.preset, ...spec.assumptions, ...spec.guarantees])
     for (const name of atoms(part.formula))
@@ -217,7 +237,14 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
       run: () => {
         const devoid = withoutVacuousAssumptions(lifted, budget);
         if (devoid !== lifted) throw new DeferredVerdict({ spec: devoid });
-        const probed = options.games === undefined || options.games === 'both' ? probeEnvironmentGuarantees(lifted, options, want, budget) : undefined;
+        const bothGames = options.games === undefined || options.games === 'both';
+        if (bothGames && (options.route ?? 'auto') === 'auto' && want.controller && lifted.signals.length > 0) {
+          const verdict = parityVerdict(lifted, want, budget);
+          if (verdict?.verdict === 'unrealizable') throw new DeferredVerdict({ outcome: verdict });
+          if (verdict?.verdict === 'realizable') budget.realizable = { spec: lifted, outcome: verdict };
+        }
+        // The probes can only prove unrealizability.
+        const probed = bothGames && !budget.realizable ? probeEnvironmentGuarantees(lifted, options, want, budget) : undefined;
         if (probed) throw new DeferredVerdict({ outcome: probed });
       },
     };
@@ -230,6 +257,9 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
       // The contradiction case starts over on the spec without its assumptions.
       outcome = err.settled.outcome ?? solveDecomposed(err.settled.spec!, options, want, budget);
     }
+    // A part the bounded engine did not finish, of a spec the parity route found realizable: its
+    // controller (checked below like any other).
+    if (outcome.verdict === 'unknown' && budget.realizable?.spec === lifted && performance.now() < deadline) outcome = budget.realizable.outcome;
     if (outcome.verdict === 'unknown') return { verdict: 'unknown', reason: outcome.reason, seconds: seconds() };
     if (outcome.verdict === 'unrealizable')
       return want.counterstrategy
@@ -423,6 +453,21 @@ function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, w
 
 class ProbeTimeout extends Error {}
 
+/**
+ * The parity route's verdict on a TSL spec whose controller the bounded engine is building (a
+ * deferred check, so specs solved at once never pay for it), within PARITY_VERDICT_SHARE of the
+ * time left. An unrealizable verdict comes with a counterstrategy the independent checker has
+ * accepted and settles the spec (the controller was wanted only if it is realizable: TwoCounters,
+ * OneCounterGui* took the bounded engine seconds). A realizable one spares the bounded engine its
+ * dual game; it is not checked here: a wrong one could only cost the dual game's answer (unknown
+ * instead of unrealizable), and the route's controller, if it is used, is checked in `run`.
+ */
+function parityVerdict(spec: GameSpec, want: Wanted, budget: Budget): GameOutcome | undefined {
+  const verdict = solveByParity(spec, want, budget, PARITY_VERDICT_SHARE);
+  budget.progress(`parity route (deferred check): ${typeof verdict === 'string' ? verdict : verdict.verdict}`);
+  return typeof verdict === 'string' ? undefined : verdict;
+}
+
 function solveDecomposed(spec: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome {
   const plan = options.decompose === false ? undefined : decompose(spec);
   if (!plan || plan.parts.length <= 1) return solveSpec(spec, options, want, budget);
@@ -433,6 +478,8 @@ function solveDecomposed(spec: GameSpec, options: SynthesisOptions, want: Wanted
   let positions = 0;
   let parity = false;
   for (const part of plan.parts) {
+    // Unrealizable alone, a conclusive part makes the whole spec unrealizable: so it is realizable when the whole is.
+    if (part.conclusive) budget.conclusiveParts.set(part.spec, spec);
     const outcome = solveDecomposed(part.spec, { ...options, decompose: false }, want, budget);
     budget.progress(`part ${part.spec.name}: ${outcome.verdict}`);
     if (outcome.verdict === 'unknown') return outcome;
@@ -478,6 +525,7 @@ function solveSpec(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   if (route === 'auto' && want.controller && spec.signals.length > 0) {
     const bounded = solveGame(spec, options, want, budget);
     if (bounded.verdict !== 'unknown' || performance.now() > budget.deadline) return bounded;
+    if (budget.realizable?.spec === spec) return budget.realizable.outcome;
     const late = solveByParity(spec, want, budget, 1);
     return typeof late === 'string' ? bounded : late;
   }
@@ -532,6 +580,8 @@ function solveByParity(spec: GameSpec, want: Wanted, budget: Budget, share: numb
 
 /** The parity route's share of the remaining time before the bounded engine takes over. */
 const PARITY_SHARE = 0.5;
+/** Its share as a deferred check beside the bounded engine (`parityVerdict`). */
+const PARITY_VERDICT_SHARE = 0.1;
 
 function disjuncts(f: Formula): Formula[] {
   if (f.kind === 'or') return f.args.flatMap(disjuncts);
@@ -611,7 +661,11 @@ function relevantAssumptions(g: Formula, assumptions: readonly Formula[]): Formu
   return assumptions.filter((_, i) => chosen.has(i));
 }
 
-/** Solve one game: primal and dual interleaved with a growing bound K. */
+/**
+ * Solve one game: primal and dual interleaved with a growing bound K. Once the spec is known to be
+ * realizable (`Budget.realizable`), only the primal game is played, with the time slices it would
+ * have had beside the dual.
+ */
 function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome {
   const { tick, progress } = budget;
   // Translations poll the same budget, so a huge tableau cannot outlive the time limit.
@@ -721,8 +775,10 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   let spentPrimal = 0;
   let spentDual = 0;
   for (;;) {
+    // Set by a deferred check, possibly during the last step.
+    const known = knownRealizable(spec, budget);
     const primalOpen = usePrimal && (!primalStuck || (!primalComplete && !fullBlocked)) && Kp <= maxK;
-    const dualOpen = !dualStuck && Kd <= maxK;
+    const dualOpen = !dualStuck && !known && Kd <= maxK;
     const primalReady = primalOpen && !primalBlocked;
     const dualReady = dualOpen && !dualBlocked;
     let side: 'primal' | 'dual';
@@ -732,7 +788,10 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     else if (dualOpen) side = 'dual';
     else break;
     // Final: no other side could still answer, so this one may use all the remaining time.
-    const final = side === 'primal' ? !dualOpen || (dualBlocked && primalBlocked) : !primalOpen;
+    // Known realizable, the primal keeps the slices it had beside the dual until one did not fit.
+    const dualLeft = !dualStuck && Kd <= maxK;
+    const final =
+      side === 'primal' ? !dualLeft || (dualBlocked && primalBlocked) || (known && (primalBlocked || fullBlocked)) : !primalOpen;
     let began = performance.now();
     if (side === 'primal') {
       const switchToFull = primal !== undefined && !primalComplete && !fullBlocked && (Kp >= 2 || primalStuck);
@@ -741,7 +800,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         // The first primal automaton gets a sixth: on the corpus a realizable spec's takes at most
         // 0.6 s, while the ones that overrun (TwoCountersDisButAC, TwoCounters5) are refuted by
         // the dual game, which needs the time.
-        const share = dual === undefined ? FIRST_PRIMAL_SHARE : 3;
+        const share = dual === undefined && (!known || primal === undefined) ? FIRST_PRIMAL_SHARE : 3;
         const built = sliced((deadline) => primalTable(switchToFull ? fullParts : relevantParts, label, deadline), final, share);
         if (!built) {
           spentPrimal += performance.now() - began;
@@ -759,7 +818,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
           primalComplete = true;
           primalStuck = false;
         }
-        if (useDual && dual === undefined && !dualBlocked && primal.ucw.stateCount >= LARGE_PRIMAL_AUTOMATON) {
+        if (useDual && !known && dual === undefined && !dualBlocked && primal.ucw.stateCount >= LARGE_PRIMAL_AUTOMATON) {
           const decided = probeDual();
           if (decided) return decided;
           began = performance.now();

@@ -1,12 +1,14 @@
 /**
  * Running realizability checks under a hard time limit, fast for small specs.
  *
- * A request is first tried in this thread for a short while (`inProcessMs`, 500 ms by default):
- * most specs are decided in tens of milliseconds, less than a worker thread takes to start and
- * load the solver. Inside that attempt the solver stops itself when the time is up
- * (`stopAfterMs`), and a `vm` timeout interrupts it even in a step that does not poll the clock.
- * A spec that needs longer moves, with the rest of its time, to a worker thread, where the hard
- * limit is terminating the worker and the heap is the worker's own.
+ * A request is first tried in this thread: most specs are decided in tens of milliseconds, less
+ * than a worker thread takes to start and load the solver. The attempt goes on for the request's
+ * whole time (`inProcessMs` can shorten it) while its heap stays below `inProcessHeapMb`; a `vm`
+ * timeout interrupts it even in a step that does not poll the clock. A spec whose heap grows past
+ * that moves, with the rest of its time, to a worker thread, where the hard limit is terminating
+ * the worker and the heap is the worker's own (running out of it is `unknown`, not a crash).
+ * Specs of a second or two used to move after 500 ms and start over in the worker: the half
+ * second, and the worker's own start, were lost (Coffee_d6376bf9: 1.7 s of CPU instead of 1.0).
  *
  * One worker serves the rest of a batch, one request at a time (once started it is warm, so later
  * requests skip the in-process attempt). A request that passes its limit plus a grace period gets
@@ -16,7 +18,7 @@
 import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { TheoryName } from '../game/spec.js';
@@ -73,15 +75,21 @@ export interface CheckerOptions {
    */
   readonly recycleHeapMb?: number;
   /**
-   * How long a request is first tried in this thread (default 500 ms; 0 = always in a worker).
-   * Only while no worker has been started and this thread's heap is below `recycleHeapMb`.
+   * How long a request is at most tried in this thread (default: its whole time; 0 = always in a
+   * worker). Only while no worker has been started and this thread's heap is below `recycleHeapMb`.
    */
   readonly inProcessMs?: number;
   /**
-   * Keep V8's optimizing compiler off until this checker has spent `inProcessMs` solving in this
-   * thread, all requests together (default false). A short run is over before optimized code pays
-   * for its compilation, which also competes for a core; a long batch or a worker gets it back.
-   * The flag is process-wide, so this is for short-lived CLI processes only (`tslc check`).
+   * An in-process attempt whose heap grows past this (MB in use) moves to a worker (default
+   * 2048, half of this thread's usual limit: running out of it would end the process).
+   */
+  readonly inProcessHeapMb?: number;
+  /**
+   * Keep V8's optimizing compiler off until this checker has spent OPTIMIZE_AFTER_MS solving in
+   * this thread, all requests together (default false); it is turned on from inside a run that
+   * gets there. A short run is over before optimized code pays for its compilation, which also
+   * competes for a core; a long run, a long batch or a worker gets it back. The flag is
+   * process-wide, so this is for short-lived CLI processes only (`tslc check`).
    */
   readonly deferOptimization?: boolean;
   /**
@@ -113,8 +121,11 @@ export function frontEndOf(request: Pick<IsolatedRequest, 'file' | 'ltl'>): Fron
   return ext === '.tsl' ? 'tsl' : ext === '.tlsf' ? 'tlsf' : undefined;
 }
 
-/** Default of `CheckerOptions.inProcessMs`: below it a worker costs more than it protects. */
-export const IN_PROCESS_MS = 500;
+/** With `deferOptimization`, in-process solving time after which TurboFan is turned on. */
+export const OPTIMIZE_AFTER_MS = 500;
+
+/** Default of `CheckerOptions.inProcessHeapMb`. */
+const IN_PROCESS_HEAP_MB = 2048;
 
 interface Pending {
   readonly resolve: (r: IsolatedResult) => void;
@@ -139,6 +150,7 @@ export class IsolatedChecker {
   readonly #graceMs: number;
   readonly #recycleHeapMb: number;
   readonly #inProcessMs: number;
+  readonly #inProcessHeapMb: number;
   readonly #deferOptimization: boolean;
   readonly #workerHeapMb: number;
   #inProcessSpentMs = 0;
@@ -146,7 +158,8 @@ export class IsolatedChecker {
   constructor(options: CheckerOptions = {}) {
     this.#graceMs = options.graceMs ?? 2000;
     this.#recycleHeapMb = options.recycleHeapMb ?? 1024;
-    this.#inProcessMs = options.inProcessMs ?? IN_PROCESS_MS;
+    this.#inProcessMs = options.inProcessMs ?? Infinity;
+    this.#inProcessHeapMb = options.inProcessHeapMb ?? IN_PROCESS_HEAP_MB;
     this.#deferOptimization = options.deferOptimization ?? false;
     this.#workerHeapMb = options.workerHeapMb ?? 4096;
   }
@@ -187,8 +200,14 @@ export class IsolatedChecker {
       this.#inProcessMs > 0 && this.#worker === undefined && !this.#inProcessSpoiled && process.memoryUsage().heapUsed / 2 ** 20 < this.#recycleHeapMb;
     if (!tryHere) return this.#send(request);
     const hardLimitMs = Math.min(request.timeoutMs, this.#inProcessMs) + this.#graceMs;
-    if (this.#deferOptimization) setOptimizingCompiler(this.#inProcessSpentMs >= this.#inProcessMs);
-    const attempt = await runInProcess(request, { stopAfterMs: this.#inProcessMs, hardLimitMs });
+    const optimizeAfterMs = this.#deferOptimization ? Math.max(0, OPTIMIZE_AFTER_MS - this.#inProcessSpentMs) : undefined;
+    if (optimizeAfterMs !== undefined) setOptimizingCompiler(optimizeAfterMs === 0);
+    const attempt = await runInProcess(request, {
+      stopAfterMs: Number.isFinite(this.#inProcessMs) ? this.#inProcessMs : undefined,
+      hardLimitMs,
+      maxHeapMb: this.#inProcessHeapMb,
+      optimizeAfterMs,
+    });
     this.#inProcessSpentMs += attempt.seconds * 1000;
     if (!('handOver' in attempt)) return attempt;
     if (attempt.interrupted) this.#inProcessSpoiled = true;
@@ -286,10 +305,35 @@ function setOptimizingCompiler(on: boolean): void {
 
 /** How an in-process run may be cut short, for the checker's first attempt. */
 export interface InProcessLimits {
-  /** The solver stops itself after this long (`SynthesisOptions.stopAfterMs`). */
-  readonly stopAfterMs: number;
+  /** The solver stops itself after this long (`SynthesisOptions.stopAfterMs`; default: never). */
+  readonly stopAfterMs?: number;
   /** The solving step is interrupted after this long even where it does not poll the clock. */
   readonly hardLimitMs: number;
+  /** The solver stops itself once this thread's heap in use passes this many MB (default: never). */
+  readonly maxHeapMb?: number;
+  /** Turn V8's optimizing compiler on once the run has taken this long (default: leave it as it is). */
+  readonly optimizeAfterMs?: number;
+}
+
+/** How often (ms) an in-process run reads its heap size: often enough that it cannot grow by gigabytes in between. */
+const HEAP_POLL_MS = 50;
+
+/** The solver's clock poll for an in-process run under `limits` (see `SynthesisOptions.onPoll`). */
+function pollFor(limits: InProcessLimits, started: number): (() => boolean) | undefined {
+  const { maxHeapMb, optimizeAfterMs } = limits;
+  if (maxHeapMb === undefined && optimizeAfterMs === undefined) return undefined;
+  let optimizeAt = optimizeAfterMs === undefined ? Infinity : started + optimizeAfterMs;
+  let heapAt = started + HEAP_POLL_MS;
+  return () => {
+    const now = performance.now();
+    if (now >= optimizeAt) {
+      optimizeAt = Infinity;
+      setOptimizingCompiler(true);
+    }
+    if (maxHeapMb === undefined || now < heapAt) return false;
+    heapAt = now + HEAP_POLL_MS;
+    return getHeapStatistics().used_heap_size / 2 ** 20 > maxHeapMb;
+  };
 }
 
 /** An in-process attempt that did not finish in its limits: the request should go elsewhere. */
@@ -353,7 +397,7 @@ export async function runInProcess(request: IsolatedRequest, limits?: InProcessL
         });
     const { checkRealizability, synthesizeController, CONTROLLER_TOO_LARGE, STOPPED_EARLY } = await import('./index.js');
     const remaining = Math.max(1, request.timeoutMs - (performance.now() - started));
-    const options = { timeoutMs: remaining, stopAfterMs: limits?.stopAfterMs };
+    const options = { timeoutMs: remaining, stopAfterMs: limits?.stopAfterMs, onPoll: limits && pollFor(limits, started) };
     let result: IsolatedResult | undefined;
     const solve = (): void => {
       if (request.synthesize) {

@@ -52,7 +52,18 @@ export type ParityRouteResult =
   /** The spec is outside the fragment, or its game is larger than the cap. */
   | { readonly verdict: 'unsupported'; readonly reason: string };
 
-/** Highest priority base: above every tree's depth (≤ MAX_TREE_MARKS + 1). */
+/** Names of the edge-code variables of `movesOf` (no proposition or obligation starts with NUL). */
+const EDGE_BIT = '\u0000edge';
+
+/** Sets of edges ascending, in the order of a refinement that puts the side inside edge j first. */
+function insideFirst(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; ; i++) {
+    if (i === a.length || i === b.length) return b.length - a.length;
+    if (a[i] !== b[i]) return a[i] - b[i];
+  }
+}
+
+/** Highest priority base: above every tree's depth (≤ MAX_MONOTONE_MARKS + 1). */
 const PRIORITY_BASE = 40;
 const SINK_WIN = 0;
 const SINK_LOSE = 1;
@@ -101,6 +112,8 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
 
   // Letters: the first mover's first (componentsOf orders them so), obligations below.
   const lbdd = comps.bdd;
+  // A single conjunction of letter guards can take seconds: the BDD package polls the clock too.
+  lbdd.poll = tick;
   const letterCount = inputs.length + outputs.length;
   const firstCount = mealy ? inputs.length : outputs.length;
   const letters = new Frontiers(lbdd, 0, letterCount, tick);
@@ -213,10 +226,15 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const treeOf = (condition: BddNode) => {
     if (trees.has(condition)) return trees.get(condition);
     const marks = [...supportOf(acc, condition)].sort((a, b) => a - b);
-    const tree = zielonkaTree(marks.length, (set) => {
-      tick();
-      return acc.evaluate(condition, (name) => (set & (1 << marks.indexOf(Number(name)))) !== 0);
-    });
+    const tree = zielonkaTree(
+      marks.length,
+      (set) => {
+        tick();
+        return acc.evaluate(condition, (name) => (set & (1 << marks.indexOf(Number(name)))) !== 0);
+      },
+      undefined,
+      isMonotone(acc, condition),
+    );
     const entry = tree ? { tree, marks } : undefined;
     trees.set(condition, entry);
     return entry;
@@ -261,34 +279,77 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     return pos.edges;
   };
 
-  /** A position's first-mover moves: the classes of letters after which the same edges are open. */
+  /**
+   * A position's first-mover moves: the classes of letters after which the same edges are open.
+   * The classes are read off one BDD, the edges' guards each tagged with its index in binary
+   * below every letter: the first mover's letters that leave the same residual (the same second
+   * letters to the same edges) are one class, and classes with the same open edges merge. Refining
+   * the letters edge by edge instead costs (classes × edges) BDD operations per position: 256
+   * edges and 257 classes at each of narylatch's 257 positions, more than 10 s where this takes a
+   * fraction of one.
+   */
   const movesOf = (p: number): readonly FirstMove[] => {
     const pos = positions[p];
     if (pos.moves) return pos.moves;
     const edges = edgesOf(p);
-    // Where each edge can be taken: its guard with the second mover's letters quantified away.
-    const open = edges.map((e) => {
-      let reach = BDD_FALSE;
-      for (const [r, g] of firstLetters.of(e.guard)) if (r !== BDD_FALSE) reach = lbdd.or(reach, g);
-      return reach;
-    });
-    let classes: Array<{ guard: BddNode; edges: number[] }> = [{ guard: BDD_TRUE, edges: [] }];
-    open.forEach((reach, j) => {
-      const next: typeof classes = [];
-      for (const c of classes) {
-        tick();
-        const inside = lbdd.and(c.guard, reach);
-        const outside = lbdd.and(c.guard, lbdd.not(reach));
-        if (inside !== BDD_FALSE) next.push({ guard: inside, edges: [...c.edges, j] });
-        if (outside !== BDD_FALSE) next.push({ guard: outside, edges: c.edges });
-      }
-      classes = next;
+    const bits = Math.max(1, Math.ceil(Math.log2(edges.length)));
+    // Joined pairwise (a balanced tree of ∨): one growing disjunction would be rebuilt per edge.
+    let tagged = edges.map((e, j) => lbdd.and(e.guard, edgeCode(j, bits)));
+    while (tagged.length > 1) tagged = Array.from({ length: Math.ceil(tagged.length / 2) }, (_, i) => (2 * i + 1 < tagged.length ? lbdd.or(tagged[2 * i], tagged[2 * i + 1]) : tagged[2 * i]));
+    const byOpen = new Map<string, { guard: BddNode; edges: number[] }>();
+    for (const [residual, guard] of firstLetters.of(tagged[0] ?? BDD_FALSE)) {
       tick();
-    });
-    // Letters after which no edge is open lie outside the one-hot signals (the controller's, when
-    // it moves first): they are not moves at all.
-    pos.moves = classes.filter((c) => c.edges.length > 0);
+      const open = codesOf(existsLetters(residual), bits);
+      if (open.length === 0) continue;
+      const key = open.join(',');
+      const same = byOpen.get(key);
+      if (same) same.guard = lbdd.or(same.guard, guard);
+      else byOpen.set(key, { guard, edges: open });
+    }
+    // The order of a refinement edge by edge (letters that open edge j before those that do not,
+    // for j = 0, 1, …), which the strategies read off the game depend on.
+    pos.moves = [...byOpen.values()].sort((a, b) => insideFirst(a.edges, b.edges));
     return pos.moves;
+  };
+  /**
+   * Edge j's index in binary, on variables below the letters. Bit k is made before bit k + 1
+   * (`codesOf` reads them in that order).
+   */
+  const codeMemo = new Map<number, BddNode>();
+  const edgeCode = (j: number, bits: number): BddNode => {
+    const key = j * 64 + bits;
+    let code = codeMemo.get(key);
+    if (code !== undefined) return code;
+    for (let k = 0; k < bits; k++) lbdd.varIndex(`${EDGE_BIT}${k}`);
+    code = BDD_TRUE;
+    for (let k = bits - 1; k >= 0; k--) code = lbdd.and(code, lbdd.literal(`${EDGE_BIT}${k}`, ((j >> k) & 1) === 1));
+    codeMemo.set(key, code);
+    return code;
+  };
+  /** A residual with the letters quantified away: the edge codes it allows. */
+  const existsMemo = new Map<BddNode, BddNode>();
+  const existsLetters = (f: BddNode): BddNode => {
+    if (f <= 1 || lbdd.varOf(f) >= letterCount) return f;
+    let r = existsMemo.get(f);
+    if (r === undefined) existsMemo.set(f, (r = lbdd.or(existsLetters(lbdd.low(f)), existsLetters(lbdd.high(f)))));
+    return r;
+  };
+  /** The edge indices a BDD over the edge-code bits allows, ascending. */
+  const codesOf = (f: BddNode, bits: number): number[] => {
+    const out: number[] = [];
+    const bitVar = Array.from({ length: bits }, (_, k) => lbdd.varIndex(`${EDGE_BIT}${k}`));
+    const go = (n: BddNode, k: number, j: number) => {
+      if (n === BDD_FALSE) return;
+      if (k === bits) {
+        out.push(j);
+        return;
+      }
+      const tested = n > 1 && lbdd.varOf(n) === bitVar[k];
+      go(tested ? lbdd.low(n) : n, k + 1, j);
+      go(tested ? lbdd.high(n) : n, k + 1, j | (1 << k));
+    };
+    go(f, 0, 0);
+    return out.sort((a, b) => a - b);
   };
 
   // The game: vertices 0 and 1 are the sinks; first-mover vertices (position, leaf, priority),
@@ -560,3 +621,13 @@ function supportOf(bdd: BddManager, f: BddNode): ReadonlySet<number> {
   return out;
 }
 
+/** Whether a condition is monotone (positive in every mark): no node's low branch outside its high one. */
+function isMonotone(bdd: BddManager, f: BddNode): boolean {
+  const seen = new Set<BddNode>();
+  const go = (n: BddNode): boolean => {
+    if (n <= 1 || seen.has(n)) return true;
+    seen.add(n);
+    return bdd.and(bdd.low(n), bdd.not(bdd.high(n))) === BDD_FALSE && go(bdd.low(n)) && go(bdd.high(n));
+  };
+  return go(f);
+}

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/commands/audit.js';
 import { UserError } from '../../src/diagnostics/diagnostic.js';
 import { splitCsvLine } from '../../src/audit/logs.js';
+import { renderDiagnostics, showableLine } from '../../src/diagnostics/sources.js';
 import { corpusPath } from '../support/corpus.js';
 
 let out = '';
@@ -80,6 +81,32 @@ describe('tslc audit', () => {
     await expect(run({ ...base, spec: [rules], log, strict: true, missing: 'false' })).rejects.toSatisfy(
       (e: unknown) => e instanceof UserError && e.diagnostics[0].span?.line === 2,
     );
+  });
+
+  it('--strict shows the malformed line with a caret where JSON parsing stopped', async () => {
+    const log = file('bad-strict.jsonl', '{"req":true}\n{"ack":1,}\n');
+    const err = await run({ ...base, spec: [rules], log, strict: true, missing: 'false' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(UserError);
+    const d = (err as UserError).diagnostics[0];
+    // "Expected double-quoted property name in JSON at position 9": the caret is under the '}'.
+    expect(d.span).toMatchObject({ line: 2, col: 10 });
+    const shown = renderDiagnostics((err as UserError).diagnostics);
+    expect(shown).toContain(`${log}:2:10: error: malformed line (--strict)`);
+    const lines = shown.split('\n');
+    const at = lines.findIndex((l) => l.includes('{"ack":1,}'));
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1].indexOf('^') - lines[at].indexOf('{')).toBe(9);
+  });
+
+  it('--strict cuts a very long malformed line to a window around the caret', () => {
+    const long = `{"a":"${'x'.repeat(5000)}",}`;
+    const shown = showableLine(long, long.length);
+    expect(shown!.text.length).toBeLessThanOrEqual(201);
+    expect(shown!.text[shown!.col - 1]).toBe('}');
+    expect(showableLine('short', 3)).toEqual({ text: 'short', col: 3 });
   });
 
   it('--missing error turns an event without a needed field into a malformed line', async () => {

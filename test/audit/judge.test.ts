@@ -214,3 +214,30 @@ describe('tslc judge', () => {
     await expect(run({ ...args, 'judge-model': 'nonsense:x' })).rejects.toThrow(/--judge-model: invalid model/);
   });
 });
+
+describe('judge (library, from the tslc entry)', () => {
+  const text = generated.events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+  const options = { rules: 'examples/audit/household.ltl', labels: 'examples/audit/household.labels.json', semantics: 'ltlf' as const };
+
+  it('scores a judge on a log given as text, with the CLI’s exit code and report', async () => {
+    const { judge } = await import('../../src/index.js');
+    const r = await judge({ text, path: 'household.jsonl' }, { ...options, judgeModel: 'sim' });
+    expect(r.errors).toEqual([]);
+    expect(r.exitCode).toBe(0);
+    expect(r.report).toMatchObject({ runs: 30, simulated: true, total: { f1: 1 } });
+  });
+
+  it('bad input is an input error in `errors`, never thrown; an exhausted budget is exit 3 without a report', async () => {
+    const { judge } = await import('../../src/index.js');
+    // A run without the fields the rules read: a misnamed field, located in the log.
+    const bad = await judge({ text: '{"run":"r1"}\n', path: 'bad.jsonl' }, options);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.errors[0]).toMatchObject({ code: 'missing-field', message: expect.stringMatching(/has field 'room'/), span: { file: 'bad.jsonl', line: 1 } });
+    const missing = await judge('/nonexistent/log.jsonl', options);
+    expect(missing.exitCode).toBe(2);
+    const budget = await judge({ text }, { ...options, judgeBudget: 2 });
+    expect(budget.exitCode).toBe(3);
+    expect(budget.report).toBeUndefined();
+    expect(budget.errors[0].message).toMatch(/--judge-model: .*budget of 2 calls.*did not finish/);
+  });
+});

@@ -53,4 +53,37 @@ describe('BddManager', () => {
     const printed = bdd.toFormula(g);
     expect(printed.kind).toBe('or');
   });
+
+  it('polls while it builds nodes, and stays usable after a poll abandons an operation', () => {
+    // x0 ∧ y0 ∨ … over an interleaving-hostile order: thousands of nodes for one ∨ chain.
+    const n = 14;
+    const build = (bdd: BddManager) => {
+      let f = BDD_FALSE;
+      for (let i = 0; i < n; i++) f = bdd.or(f, bdd.and(bdd.variable(`x${i}`), bdd.variable(`y${i}`)));
+      return f;
+    };
+    const order = (bdd: BddManager) => {
+      for (let i = 0; i < n; i++) bdd.varIndex(`x${i}`);
+      for (let i = 0; i < n; i++) bdd.varIndex(`y${i}`);
+    };
+    const polled = new BddManager();
+    order(polled);
+    let polls = 0;
+    polled.poll = () => {
+      if (++polls === 3) throw new Error('stop');
+    };
+    expect(() => build(polled)).toThrow('stop');
+    polled.poll = undefined;
+    const fresh = new BddManager();
+    order(fresh);
+    const expected = build(fresh);
+    expect(fresh.nodeCount).toBeGreaterThan(3 * 256);
+    // Finished after the interruption, the same function as in a fresh manager.
+    const again = build(polled);
+    for (let k = 0; k < 200; k++) {
+      const bits = (k * 2654435761) >>> 0;
+      const value = (name: string) => ((bits >> (Number(name.slice(1)) + (name[0] === 'y' ? n : 0))) & 1) === 1;
+      expect(polled.evaluate(again, value)).toBe(fresh.evaluate(expected, value));
+    }
+  });
 });

@@ -46,4 +46,35 @@ describe('Zielonka tree parity automaton', () => {
     expect(tree.acceptingAt(0)).toBe(true);
     expect(tree.acceptingAt(1)).toBe(false);
   });
+
+  it('builds the same tree for a monotone condition from the top as from all subsets', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const r = rng(seed);
+      const m = 1 + Math.floor(r() * 6);
+      // A random positive DNF over the marks: monotone.
+      const terms = Array.from({ length: 1 + Math.floor(r() * 3) }, () => Math.floor(r() * (1 << m)));
+      const accepts = (set: number) => terms.some((t) => (set & t) === t);
+      const plain = zielonkaTree(m, accepts)!;
+      const fast = zielonkaTree(m, accepts, undefined, true)!;
+      expect(fast.leafCount, `seed ${seed}`).toBe(plain.leafCount);
+      expect(fast.maxDepth, `seed ${seed}`).toBe(plain.maxDepth);
+      expect(fast.rootAccepting).toBe(plain.rootAccepting);
+      for (let leaf = 0; leaf < plain.leafCount; leaf++)
+        for (let set = 0; set < 1 << m; set++) expect(fast.step(leaf, set), `seed ${seed}`).toEqual(plain.step(leaf, set));
+    }
+  });
+
+  it('builds a generalized Büchi condition over more marks than subsets can be enumerated for', () => {
+    // SYNTCOMP's full_arbiter_enc: 17 G F marks in one conjunction.
+    const m = 20;
+    const all = 2 ** m - 1;
+    const tree = zielonkaTree(m, (set) => set === all, undefined, true);
+    expect(tree).toBeDefined();
+    expect(tree!.leafCount).toBe(m);
+    expect(tree!.maxDepth).toBe(1);
+    // Only a step with every mark reaches the root (depth 0); leaf 0 (every mark but mark 0)
+    // stays where it is on its own label.
+    expect(tree!.step(0, all).depth).toBe(0);
+    expect(tree!.step(0, all & ~1).depth).toBe(1);
+  });
 });

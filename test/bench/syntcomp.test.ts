@@ -63,6 +63,38 @@ describe('syntcomp bench', () => {
     expect(md).toContain('Command: `npm run bench -- syntcomp --timeout 10`');
   });
 
+  it('pairs like with like: verdict-only runs, controller runs, and the quick specs against node -e 0 run just before', () => {
+    const rows: Row[] = [
+      // Realizable: tslc 0.5 s with a controller, 0.2 s verdict only; ltlsynt 0.1 s verdict, 0.4 s controller.
+      { ...row('tlsf/a/1.tlsf', { ...run('realizable', 0.5), states: 3 }, run('realizable', 0.1)), tslcVerdict: run('realizable', 0.2), ltlsyntController: { ...run('realizable', 0.4), states: 5 }, node: 0.05 },
+      // Unrealizable: no controller on either side, so the verdict runs pair (0.06 / 0.03 = 2).
+      { ...row('tlsf/a/2.tlsf', run('unrealizable', 0.06), run('unrealizable', 0.03)), tslcVerdict: run('unrealizable', 0.06), node: 0.05 },
+      // The verdict run decides where the controller run timed out: still decided by tslc, paired in the verdict table only.
+      { ...row('tlsf/a/3.tlsf', run('unknown', 10), run('realizable', 0.02)), tslcVerdict: run('realizable', 0.07), node: 0.04 },
+      // The two tslc runs disagree: a contradiction even though ltlsynt says nothing.
+      { ...row('tlsf/a/4.tlsf', run('realizable', 1), run('unknown', 10)), tslcVerdict: run('unrealizable', 1) },
+    ];
+    const s = summarize(rows, (r) => r.ltlsynt);
+    const [verdictOnly, controller] = s.pairings;
+    expect(verdictOnly.label).toContain('verdict only');
+    expect(verdictOnly.both.map((r) => r.key)).toEqual(['tlsf/a/1.tlsf', 'tlsf/a/2.tlsf', 'tlsf/a/3.tlsf']);
+    // Ratios 2, 2, 3.5 → 2.
+    expect(verdictOnly.medianRatio).toBeCloseTo(2, 9);
+    expect(controller.label).toContain('with a controller');
+    expect(controller.both.map((r) => r.key)).toEqual(['tlsf/a/1.tlsf', 'tlsf/a/2.tlsf']);
+    // 0.5 / 0.4 = 1.25 and 0.06 / 0.03 = 2 → 1.625.
+    expect(controller.medianRatio).toBeCloseTo(1.625, 9);
+    expect(s.onlyTslc.map((r) => r.key)).toEqual(['tlsf/a/4.tlsf']);
+    expect(s.onlyTheirs).toEqual([]);
+    expect(s.contradictions.map((r) => r.key)).toEqual(['tlsf/a/4.tlsf']);
+    const md = report(rows, (r) => r.ltlsynt, { timeout: 10, live: true, withStates: true, nodeBefore: 0.05, nodeAfter: 0.05, nodeFloor: 0.05, args: ['syntcomp'] });
+    // Quick specs (ltlsynt < 0.05 s) that both decide as the user runs them: a/2 only; 0.06 − 0.05 s.
+    expect(md).toContain('took a median **10 ms** more than the `node -e 0` spawned just before it');
+    // States come from ltlsynt's controller run.
+    expect(md).toContain('median tslc 3, ltlsynt 5');
+    expect(md).toContain('| verdict only: tslc check --no-states / ltlsynt --realizability, wall | 3 |');
+  });
+
   it('median and the seeded generator behave', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 2, 3])).toBe(2.5);

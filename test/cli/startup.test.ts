@@ -134,6 +134,68 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     expect(loadedBy('check', '--no-states', 'specs/adventure.tsl').modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
   });
 
+  it('a stale bundle is not used: a compiled module of another size, even with the recorded time', () => {
+    const inputs = JSON.parse(readFileSync(join(root, 'dist/src/cli/check-bundle.inputs.json'), 'utf8')) as Array<[string, number, number]>;
+    // The last module, not the first: each stale-bundle test changes a different file.
+    const changed = join(root, 'dist/src/cli', inputs[inputs.length - 1][0]);
+    const text = readFileSync(changed);
+    const { atime, mtime } = statSync(changed);
+    writeFileSync(changed, Buffer.concat([text, Buffer.from('\n// changed\n')]));
+    utimesSync(changed, atime, mtime);
+    try {
+      const { code, modules } = loadedBy('check', '--no-states', 'specs/adventure.tsl');
+      expect(code).toBe(0);
+      expect(modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(true);
+    } finally {
+      writeFileSync(changed, text);
+      utimesSync(changed, atime, mtime);
+    }
+    expect(loadedBy('check', '--no-states', 'specs/adventure.tsl').modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
+  });
+
+  it("V8 takes the build's code cache for the bundle as the runner compiles it", () => {
+    // A rejected cache (source or flags not the ones it was made from) would leave every check
+    // correct but compiling as it goes; only this says so. Without NODE_OPTIONS: V8 flags there
+    // would change the flag hash the cache was made under.
+    const runner = join(root, 'dist/src/cli/bundle-runner.cjs');
+    const { NODE_OPTIONS: _ignored, ...env } = process.env;
+    const r = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(runner)}).probeBundle()))`], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ current: true, cache: 'accepted' });
+  });
+
+  it('the bundle is built inside the CommonJS module wrapper; a bundle without it (an older build) is not used', () => {
+    const bundleFile = join(root, 'dist/src/cli/check-bundle.cjs');
+    const text = readFileSync(bundleFile, 'latin1');
+    const start = '(function (exports, require, module, __filename, __dirname) {';
+    // The runner hands this text to V8 as it is (no second 600 KB string around it per run).
+    expect(text.startsWith(start)).toBe(true);
+    expect(text.endsWith('\n})')).toBe(true);
+    const viaBundle = loadedBy('check', '--json', '--no-explain', 'specs/adventure.tsl');
+    expect(viaBundle.modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
+    // The same code without the wrapper, as an older build wrote it, with the same time: the
+    // runner does not evaluate it as a script (it would run at the top level without `require`)
+    // but falls back to the ES modules, with the same answer.
+    const { atime, mtime } = statSync(bundleFile);
+    writeFileSync(bundleFile, text.slice(start.length, -'\n})'.length), 'latin1');
+    utimesSync(bundleFile, atime, mtime);
+    try {
+      const r = spawnSync(process.execPath, ['--import', hook, join(root, 'bin/tslc.js'), 'check', '--json', '--no-explain', 'specs/adventure.tsl'], {
+        cwd: root,
+        env: { ...process.env, TSLC_RECORD_LOADS: join(dir, 'loads-unwrapped.txt') },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.status, r.stderr).toBe(viaBundle.code);
+      expect(readFileSync(join(dir, 'loads-unwrapped.txt'), 'utf8')).toContain('/dist/src/cli/fast-check.js');
+      expect(JSON.parse(r.stdout)).toMatchObject({ file: 'specs/adventure.tsl', verdict: 'realizable' });
+    } finally {
+      writeFileSync(bundleFile, text, 'latin1');
+      utimesSync(bundleFile, atime, mtime);
+    }
+    expect(loadedBy('check', '--no-states', 'specs/adventure.tsl').modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
+  });
+
   it('a check answered in-process never loads worker_threads', () => {
     // adventure.tsl is decided well within the in-process attempt.
     const small = loadedBy('check', '--no-explain', 'specs/adventure.tsl');

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { syntcompCases } from '../support/syntcomp.js';
 import { tlsfWriter } from '../support/tlsf.js';
 
 type Isolated = typeof import('../../src/synthesis/isolated.js');
@@ -81,6 +82,30 @@ describe.skipIf(!built)('IsolatedChecker', () => {
     expect(checker.workersStarted).toBe(1);
     // The worker is warm now: the next spec goes straight to it.
     expect((await checker.check({ file: bad, timeoutMs: 20_000, synthesize: false })).verdict).toBe('unrealizable');
+    expect(checker.workersStarted).toBe(1);
+  });
+
+  it('keeps a spec that needs longer than half a second in this thread instead of starting over in a worker', async () => {
+    // Window2_aeb1d897 (SYNTCOMP) takes the solver about a second: before, the attempt here
+    // stopped at 500 ms and the spec started over in a worker.
+    const source = syntcompCases().find((c) => c.file.endsWith('/Window2_aeb1d897.tlsf'))?.source;
+    expect(source).toBeDefined();
+    const file = join(dir, 'Window2_aeb1d897.tlsf');
+    writeFileSync(file, source!);
+    const checker = new isolated.IsolatedChecker();
+    checkers.push(checker);
+    const result = await checker.check({ file, timeoutMs: 60_000, synthesize: true });
+    expect(result).toMatchObject({ verdict: 'realizable' });
+    expect(result.seconds).toBeGreaterThan(0.5);
+    expect(checker.workersStarted).toBe(0);
+  });
+
+  it('moves an in-process attempt whose heap passes inProcessHeapMb to a worker, which answers', async () => {
+    // Every heap is above 0 MB: the attempt stops at its first heap reading (50 ms into the
+    // solve; adventure.tsl takes hundreds of milliseconds) and the worker answers instead.
+    const checker = new isolated.IsolatedChecker({ inProcessHeapMb: 0 });
+    checkers.push(checker);
+    expect(await checker.check({ file: adventure, timeoutMs: 60_000, synthesize: true })).toMatchObject({ verdict: 'realizable', states: 5 });
     expect(checker.workersStarted).toBe(1);
   });
 

@@ -183,7 +183,8 @@ describe('the dual game goes first when the primal automaton is large', () => {
     // automaton has 36 states and its K = 0 game settles the spec.
     const spec = await loadGame(a7);
     const messages: string[] = [];
-    const r = synthesize(spec, { timeoutMs: 60_000, onProgress: (m) => messages.push(m) });
+    // The bounded engine's own path (by default the parity route's deferred check settles it first).
+    const r = synthesize(spec, { timeoutMs: 60_000, route: 'bounded', onProgress: (m) => messages.push(m) });
     expect(r.verdict).toBe('unrealizable');
     expect(messages.some((m) => m.includes('probed before the large primal game'))).toBe(true);
     if (r.verdict === 'unrealizable') expect(checkCounterstrategyAgainst(spec, r.counterstrategy)).toEqual([]);

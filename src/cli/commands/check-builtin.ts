@@ -70,8 +70,9 @@ export async function runBuiltinCheck(args: Record<string, unknown>, timeoutSeco
 }
 
 /**
- * `TSLC_IN_PROCESS_MS`: how long each spec is tried in the CLI's own thread before it moves to a
- * worker (default 500; 0 sends every spec to a worker at once).
+ * `TSLC_IN_PROCESS_MS`: how long each spec is at most tried in the CLI's own thread before it
+ * moves to a worker (default: its whole time, unless its heap grows large; 0 sends every spec to
+ * a worker at once).
  */
 function inProcessMsFromEnv(): number | undefined {
   const raw = process.env.TSLC_IN_PROCESS_MS;
