@@ -33,6 +33,14 @@ const normalized = new Map<number, Formula>();
 const FULL_EXPANSION_LIMIT = 256;
 class TooManyTerms extends Error {}
 
+/** A term while a conjunction is multiplied out: its targets as a list, conjoined at the end. */
+interface PartialTerm {
+  readonly guard: BddNode;
+  readonly next: FormulaList;
+  readonly pending: readonly number[];
+}
+type FormulaList = { readonly head: Formula; readonly tail: FormulaList } | null;
+
 interface ExpansionContext {
   readonly limit: number;
   readonly memo: Map<number, readonly Term[]>;
@@ -76,8 +84,66 @@ export class Tableau {
         this.large.add(state.id);
       }
     }
-    const terms = this.reduce(this.expand(state, { memo: new Map(), keep, limit: Infinity }));
+    const terms = this.reduce(this.expandUnder(state, { memo: new Map(), keep, limit: Infinity }));
     return terms.filter((t) => keep(t.guard));
+  }
+
+  /**
+   * A large state's expansion under one letter (`ctx.keep`). A conjunction's conjuncts are
+   * expanded once for all letters where that is small (memoised across calls, then filtered by
+   * the letter), and only the product is formed per letter: a state of forty `G(p → X(…))`
+   * assumptions was expanded from scratch for every controller transition, conjunct by conjunct
+   * (chain-simple-20's check ran for minutes). Conjuncts too large themselves are expanded
+   * under the letter, as before.
+   */
+  private expandUnder(f: Formula, ctx: ExpansionContext): readonly Term[] {
+    if (f.kind !== 'and') return this.expand(f, ctx);
+    const props = f.args.filter(isPropositional);
+    const temporal = f.args.filter((a) => !isPropositional(a));
+    const first: readonly Term[] = props.length > 0 ? this.expand(and(...props), ctx) : [{ guard: BDD_TRUE, next: TRUE, pending: [] }];
+    return this.conjunction(ctx, first, temporal, (a) => this.conjunctUnder(a, ctx));
+  }
+
+  /**
+   * The product of `first` with the expansions of `conjuncts`. Each term's targets are collected
+   * in a list and conjoined once at the end: conjoining them step by step re-sorted and
+   * re-interned a growing conjunction per step, quadratic in the number of conjuncts (the cost
+   * of expanding states of forty `G(p → X(…))` assumptions). The same formulas come out, `and`
+   * being canonical.
+   */
+  private conjunction(ctx: ExpansionContext, first: readonly Term[], conjuncts: readonly Formula[], expand: (f: Formula) => readonly Term[]): Term[] {
+    let acc: PartialTerm[] = first.map((t) => ({ guard: t.guard, next: t.next === TRUE ? null : { head: t.next, tail: null }, pending: t.pending }));
+    for (const a of conjuncts) {
+      const ys = expand(a);
+      const out: PartialTerm[] = [];
+      for (const x of acc)
+        for (const y of ys) {
+          this.poll();
+          const guard = this.bdd.and(x.guard, y.guard);
+          if (guard === BDD_FALSE || !ctx.keep(guard)) continue;
+          out.push({ guard, next: y.next === TRUE ? x.next : { head: y.next, tail: x.next }, pending: unionSorted(x.pending, y.pending) });
+          if (out.length > ctx.limit) throw new TooManyTerms();
+        }
+      acc = out;
+      if (acc.length === 0) break;
+    }
+    return acc.map((t) => {
+      const nexts: Formula[] = [];
+      for (let l = t.next; l !== null; l = l.tail) nexts.push(l.head);
+      return { guard: t.guard, next: and(...nexts), pending: t.pending };
+    });
+  }
+
+  private conjunctUnder(f: Formula, ctx: ExpansionContext): readonly Term[] {
+    if (!this.large.has(f.id)) {
+      try {
+        return this.expand(f, { memo: this.expansions, keep: () => true, limit: FULL_EXPANSION_LIMIT }).filter((t) => ctx.keep(t.guard));
+      } catch (e) {
+        if (!(e instanceof TooManyTerms)) throw e;
+        this.large.add(f.id);
+      }
+    }
+    return this.expandUnder(f, ctx);
   }
 
   /** States whose letter-independent expansion exceeded `FULL_EXPANSION_LIMIT` terms. */
@@ -127,12 +193,8 @@ export class Tableau {
         // Propositional conjuncts form one guard; temporal ones multiply out.
         const props = f.args.filter(isPropositional);
         const temporal = f.args.filter((a) => !isPropositional(a));
-        let acc: readonly Term[] = props.length > 0 ? this.expand(and(...props), ctx) : [{ guard: BDD_TRUE, next: TRUE, pending: [] }];
-        for (const a of temporal) {
-          acc = this.product(ctx, acc, this.expand(a, ctx));
-          if (acc.length === 0) break;
-        }
-        return acc;
+        const first: readonly Term[] = props.length > 0 ? this.expand(and(...props), ctx) : [{ guard: BDD_TRUE, next: TRUE, pending: [] }];
+        return this.conjunction(ctx, first, temporal, (a) => this.expand(a, ctx));
       }
       case 'or': {
         const props = f.args.filter(isPropositional);

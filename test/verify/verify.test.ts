@@ -266,3 +266,35 @@ function simulateTwoOutputs(ts: MealyTransition[], prefix: boolean[], cycle: boo
     const t = step(s, cycle[pos]); letters.push(letter(cycle[pos], t)); s = t.to;
   }
 }
+
+describe('verifyController on tableau states too large to expand for all letters at once', () => {
+  // Eleven invariants G(a_i → X b): a state of them has 2^11 terms over unconstrained letters,
+  // so the tableau expands it per controller transition, conjunct by conjunct (each conjunct's
+  // expansion shared across transitions, the targets conjoined once per term).
+  const names = Array.from({ length: 11 }, (_, i) => `a${i}`);
+  const assumptions = names.map((a) => G(implies(ap(a), X(ap('b')))));
+  const s = spec({ inputs: [...names, 'b'], outputs: ['g'], assumptions, guarantees: [G(implies(ap('a0'), X(ap('g'))))] });
+  const io = { inputs: [...names, 'b'], outputs: ['g'] };
+
+  it('accepts a controller that answers after a0 (partial and complete input cubes)', () => {
+    const m = machine(
+      2,
+      [t(0, { a0: true }, {}, 1), t(0, { a0: false }, { g: false }, 0), t(1, { a0: true }, { g: true }, 1), t(1, { a0: false, a1: true }, { g: true }, 0), t(1, { a0: false, a1: false }, { g: true }, 0)],
+      io,
+    );
+    const res = verifyController(s, m);
+    expect(res.ok).toBe(true);
+  });
+
+  it('rejects one that forgets on a1, with a counterexample the spec really fails on', () => {
+    const m = machine(
+      2,
+      [t(0, { a0: true }, {}, 1), t(0, { a0: false }, { g: false }, 0), t(1, { a0: true }, { g: true }, 1), t(1, { a0: false, a1: true }, { g: false }, 0), t(1, { a0: false, a1: false }, { g: true }, 0)],
+      io,
+    );
+    const res = verifyController(s, m);
+    expect(res.ok).toBe(false);
+    if (res.ok || !res.counterexample) throw new Error('expected a counterexample');
+    expect(evaluateOnLasso(specFormula(s), wordOf(res.counterexample))).toBe(false);
+  });
+});
