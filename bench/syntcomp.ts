@@ -242,6 +242,12 @@ export interface Pairing {
   readonly both: readonly Row[];
   /** Of those, where either run needed ≥ 0.3 s. */
   readonly slow: readonly Row[];
+  /**
+   * Of those, where ltlsynt needed ≥ 0.05 s: below that Node's own start is the floor, which the
+   * report compares with `node -e 0` instead.
+   */
+  readonly aboveFloor: readonly Row[];
+  readonly medianRatioAboveFloor: number;
   readonly mine: (r: Row) => Run;
   readonly theirs: (r: Row) => Run;
   /** Median of the per-spec wall ratios mine / theirs (NaN when none). */
@@ -274,7 +280,18 @@ function pairing(label: string, rows: readonly Row[], mine: (r: Row) => Run | un
   const both = rows.filter((r) => decided(mine(r)) && decided(theirs(r)));
   const slow = both.filter((r) => mine(r)!.wall >= 0.3 || theirs(r)!.wall >= 0.3);
   const ratio = (r: Row) => wallRatio(mine(r)!, theirs(r)!);
-  return { label, both, slow, mine: (r) => mine(r)!, theirs: (r) => theirs(r)!, medianRatio: median(both.map(ratio)), medianRatioSlow: median(slow.map(ratio)) };
+  const aboveFloor = both.filter((r) => theirs(r)!.wall >= 0.05);
+  return {
+    label,
+    both,
+    slow,
+    aboveFloor,
+    mine: (r) => mine(r)!,
+    theirs: (r) => theirs(r)!,
+    medianRatio: median(both.map(ratio)),
+    medianRatioSlow: median(slow.map(ratio)),
+    medianRatioAboveFloor: median(aboveFloor.map(ratio)),
+  };
 }
 
 export function summarize(rows: readonly Row[], theirs: (r: Row) => Run | undefined): Summary {
@@ -373,6 +390,7 @@ export function report(rows: readonly Row[], theirs: (r: Row) => Run | undefined
     '| --- | ---: | ---: | ---: | ---: |',
     ...sum.pairings.flatMap((p) => [
       `| ${p.label}, wall | ${p.both.length} | ${fmt(median(p.both.map((r) => p.mine(r).wall)), 3)} | ${fmt(median(p.both.map((r) => p.theirs(r).wall)), 3)} | **${fmt(p.medianRatio)}** |`,
+      `| ${p.label}, ltlsynt ≥ 0.05 s, wall | ${p.aboveFloor.length} | ${fmt(median(p.aboveFloor.map((r) => p.mine(r).wall)), 3)} | ${fmt(median(p.aboveFloor.map((r) => p.theirs(r).wall)), 3)} | **${fmt(p.medianRatioAboveFloor)}** |`,
       `| ${p.label}, either ≥ 0.3 s, wall | ${p.slow.length} | ${fmt(median(p.slow.map((r) => p.mine(r).wall)), 3)} | ${fmt(median(p.slow.map((r) => p.theirs(r).wall)), 3)} | **${fmt(p.medianRatioSlow)}** |`,
     ]),
     `| tslc check / ltlsynt --realizability, wall | ${both.length} | ${fmt(median(both.map((r) => r.tslc!.wall)), 3)} | ${fmt(median(both.map((r) => theirs(r)!.wall)), 3)} | **${fmt(sum.medianRatio)}** |`,

@@ -78,8 +78,10 @@ describe('syntcomp bench', () => {
     const [verdictOnly, controller] = s.pairings;
     expect(verdictOnly.label).toContain('verdict only');
     expect(verdictOnly.both.map((r) => r.key)).toEqual(['tlsf/a/1.tlsf', 'tlsf/a/2.tlsf', 'tlsf/a/3.tlsf']);
-    // Ratios 2, 2, 3.5 → 2.
+    // Ratios 2, 2, 3.5 → 2; only a/1 took ltlsynt ≥ 0.05 s (0.2 / 0.1 = 2).
     expect(verdictOnly.medianRatio).toBeCloseTo(2, 9);
+    expect(verdictOnly.aboveFloor.map((r) => r.key)).toEqual(['tlsf/a/1.tlsf']);
+    expect(verdictOnly.medianRatioAboveFloor).toBeCloseTo(2, 9);
     expect(controller.label).toContain('with a controller');
     expect(controller.both.map((r) => r.key)).toEqual(['tlsf/a/1.tlsf', 'tlsf/a/2.tlsf']);
     // 0.5 / 0.4 = 1.25 and 0.06 / 0.03 = 2 → 1.625.
