@@ -10,7 +10,7 @@ import type { AuditMissingPolicy, AuditReport, RunOutcome } from '../audit/audit
 import type { LogFormat, LogSource } from '../audit/logs.js';
 import { type Diagnostic, error, UserError } from '../diagnostics/diagnostic.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
-import { readUserFile, registerSource, showableLine } from '../diagnostics/sources.js';
+import { errorAtLine, readUserFile, registerSource } from '../diagnostics/sources.js';
 import type { LabelRules } from '../../runtime/monitor/label.js';
 import type { propositionsOf } from '../audit/fields.js';
 import type { ModelLabels } from '../audit/llm-labels.js';
@@ -147,10 +147,7 @@ async function auditOrThrow(log: string | AsyncIterable<Buffer | string>, option
       return { errors: [d], warnings: [], exitCode: ExitCode.unknown, ...(l ? { labelling: l } : {}) };
     }
     if (err instanceof MalformedLineError) {
-      // Show the line under the message (cut to a screen's width: a log line can be megabytes).
-      const shown = showableLine(err.text, err.col);
-      if (shown) registerSource(logName, '\n'.repeat(err.line - 1) + shown.text);
-      throw new UserError(error(`malformed line (--strict): ${err.reason}`, { file: logName, line: err.line, col: shown?.col ?? 1 }, 'malformed'));
+      throw new UserError(errorAtLine(`malformed line (--strict): ${err.reason}`, { file: logName, line: err.line, text: err.text, col: err.col }, 'malformed'));
     }
     if (err instanceof FieldCheckError) {
       // Show the header line under the message when we have it.
@@ -231,4 +228,3 @@ function checkReadable(path: string): void {
     throw new UserError(error(`cannot read ${path}: not a file, pipe or terminal`, undefined, 'io'));
   }
 }
-

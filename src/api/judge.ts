@@ -9,7 +9,7 @@ import type { AuditMissingPolicy } from '../audit/audit.js';
 import type { LogFormat } from '../audit/logs.js';
 import { type Diagnostic, error, UserError } from '../diagnostics/diagnostic.js';
 import { ExitCode } from '../diagnostics/exit-codes.js';
-import { readUserFile, registerSource, showableLine } from '../diagnostics/sources.js';
+import { errorAtLine, readUserFile } from '../diagnostics/sources.js';
 import type { Model } from '../../runtime/llm/model.js';
 import { catchingUserErrors, type Outcome, pathOf, type SpecSource, textOf } from './inputs.js';
 
@@ -126,9 +126,7 @@ async function judgeOrThrow(log: string | AsyncIterable<Buffer | string> | { rea
       return unfinished('--judge-model', err.message, 'judge-model');
     }
     if (err instanceof MalformedLineError) {
-      const shown = showableLine(err.text, err.col);
-      if (shown) registerSource(logName, '\n'.repeat(err.line - 1) + shown.text);
-      throw new UserError(error(`malformed line: ${err.reason}`, { file: logName, line: err.line, col: shown?.col ?? 1 }, 'malformed'));
+      throw new UserError(errorAtLine(`malformed line: ${err.reason}`, { file: logName, line: err.line, text: err.text, col: err.col }, 'malformed'));
     }
     if (err instanceof FieldCheckError) throw new UserError(error(err.detail, { file: logName, line: err.line, col: err.col }, 'missing-field'));
     if (err instanceof LabelRuleError) throw new UserError(error(`${labelsName ?? texts.map(([p]) => p).join(', ')}: labels.${err.message}`, undefined, 'labels'));

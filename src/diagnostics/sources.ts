@@ -5,7 +5,7 @@
  * shape `--json` prints). Shared by the CLI, the library (src/api) and the bundler plugin.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { type Diagnostic, formatDiagnostic, UserError } from './diagnostic.js';
+import { type Diagnostic, error, formatDiagnostic, UserError } from './diagnostic.js';
 import { InputReadError, readInputFile } from './read-input.js';
 
 const sources = new Map<string, string>();
@@ -87,4 +87,14 @@ export function showableLine(text: string | undefined, col = 1): { text: string;
   if (text.length <= width) return { text, col };
   const start = Math.max(0, Math.min(col - 1 - width / 2, text.length - width));
   return { text: (start > 0 ? '…' : '') + text.slice(start, start + width), col: col - start + (start > 0 ? 1 : 0) };
+}
+
+/**
+ * An error at one line of a text that is not kept whole (a log read as a stream): that line, cut
+ * by `showableLine`, is shown under the message with a caret at `col` (column 1 without the text).
+ */
+export function errorAtLine(message: string, at: { readonly file: string; readonly line: number; readonly text?: string; readonly col?: number }, code: string): Diagnostic {
+  const shown = showableLine(at.text, at.col);
+  if (shown) registerSource(at.file, '\n'.repeat(at.line - 1) + shown.text);
+  return error(message, { file: at.file, line: at.line, col: shown?.col ?? 1 }, code);
 }
