@@ -98,20 +98,21 @@ export class Tableau {
    */
   private expandUnder(f: Formula, ctx: ExpansionContext): readonly Term[] {
     if (f.kind !== 'and') return this.expand(f, ctx);
-    const props = f.args.filter(isPropositional);
-    const temporal = f.args.filter((a) => !isPropositional(a));
-    const first: readonly Term[] = props.length > 0 ? this.expand(and(...props), ctx) : [{ guard: BDD_TRUE, next: TRUE, pending: [] }];
-    return this.conjunction(ctx, first, temporal, (a) => this.conjunctUnder(a, ctx));
+    return this.conjunction(ctx, f.args, (a) => this.conjunctUnder(a, ctx));
   }
 
   /**
-   * The product of `first` with the expansions of `conjuncts`. Each term's targets are collected
+   * The expansion of the conjunction of `args`: the propositional ones form one guard, the
+   * temporal ones (expanded by `expand`) multiply out. Each term's targets are collected
    * in a list and conjoined once at the end: conjoining them step by step re-sorted and
    * re-interned a growing conjunction per step, quadratic in the number of conjuncts (the cost
    * of expanding states of forty `G(p → X(…))` assumptions). The same formulas come out, `and`
    * being canonical.
    */
-  private conjunction(ctx: ExpansionContext, first: readonly Term[], conjuncts: readonly Formula[], expand: (f: Formula) => readonly Term[]): Term[] {
+  private conjunction(ctx: ExpansionContext, args: readonly Formula[], expand: (f: Formula) => readonly Term[]): Term[] {
+    const props = args.filter(isPropositional);
+    const conjuncts = args.filter((a) => !isPropositional(a));
+    const first: readonly Term[] = props.length > 0 ? this.expand(and(...props), ctx) : [{ guard: BDD_TRUE, next: TRUE, pending: [] }];
     let acc: PartialTerm[] = first.map((t) => ({ guard: t.guard, next: t.next === TRUE ? null : { head: t.next, tail: null }, pending: t.pending }));
     for (const a of conjuncts) {
       const ys = expand(a);
@@ -189,13 +190,8 @@ export class Tableau {
       return guard === BDD_FALSE || !ctx.keep(guard) ? [] : [{ guard, next: TRUE, pending: [] }];
     }
     switch (f.kind) {
-      case 'and': {
-        // Propositional conjuncts form one guard; temporal ones multiply out.
-        const props = f.args.filter(isPropositional);
-        const temporal = f.args.filter((a) => !isPropositional(a));
-        const first: readonly Term[] = props.length > 0 ? this.expand(and(...props), ctx) : [{ guard: BDD_TRUE, next: TRUE, pending: [] }];
-        return this.conjunction(ctx, first, temporal, (a) => this.expand(a, ctx));
-      }
+      case 'and':
+        return this.conjunction(ctx, f.args, (a) => this.expand(a, ctx));
       case 'or': {
         const props = f.args.filter(isPropositional);
         const temporal = f.args.filter((a) => !isPropositional(a));
