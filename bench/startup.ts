@@ -27,10 +27,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliDecompressSync } from 'node:zlib';
 import { median, option, runTimed } from './measure.js';
 import type { BenchSection } from './sections.js';
-import { parseRecorded, sampleOf } from './syntcomp.js';
+import { packedSources, parseRecorded, sampleOf } from './syntcomp.js';
 
 /** dist/bench/startup.js → the checkout's root. */
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -104,9 +103,7 @@ function pickSpecs(args: readonly string[]): Map<string, string> {
     }
     return texts;
   }
-  const packed = join(fixtureDir, 'tlsf-sources.json.br');
-  if (!existsSync(packed)) return texts;
-  const files = JSON.parse(brotliDecompressSync(readFileSync(packed)).toString('utf8')) as Record<string, string>;
+  const files = packedSources() ?? {};
   for (const key of keys) if (typeof files[key] === 'string') texts.set(key, files[key]);
   return texts;
 }

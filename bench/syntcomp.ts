@@ -87,9 +87,8 @@ function sources(args: readonly string[]): { dir: string; keyOf: (path: string) 
     return { dir, keyOf: (p) => `${basename(dir)}/${relative(dir, p)}` };
   }
   if (existsSync(join(fixtureDir, 'tlsf'))) return { dir: join(fixtureDir, 'tlsf'), keyOf: (p) => `tlsf/${relative(join(fixtureDir, 'tlsf'), p)}` };
-  const packed = join(fixtureDir, 'tlsf-sources.json.br');
-  if (!existsSync(packed)) return undefined;
-  const files = JSON.parse(brotliDecompressSync(readFileSync(packed)).toString('utf8')) as Record<string, string>;
+  const files = packedSources();
+  if (!files) return undefined;
   const tmp = mkdtempSync(join(tmpdir(), 'tslc-syntcomp-'));
   for (const [key, text] of Object.entries(files)) {
     const path = join(tmp, key);
@@ -97,6 +96,13 @@ function sources(args: readonly string[]): { dir: string; keyOf: (path: string) 
     writeFileSync(path, text);
   }
   return { dir: join(tmp, 'tlsf'), keyOf: (p) => relative(tmp, p) };
+}
+
+/** The committed fixture's packed SYNTCOMP sources (`tlsf/…` key → text), if it has them. */
+export function packedSources(): Record<string, string> | undefined {
+  const packed = join(fixtureDir, 'tlsf-sources.json.br');
+  if (!existsSync(packed)) return undefined;
+  return JSON.parse(brotliDecompressSync(readFileSync(packed)).toString('utf8')) as Record<string, string>;
 }
 
 function recordedVerdicts(args: readonly string[]): { source: string; byKey: Map<string, Run> } | undefined {
