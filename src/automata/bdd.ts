@@ -28,11 +28,25 @@ function cacheSlot(f: number, g: number, op: number, bits: number): number {
   return (h >>> (32 - bits)) * 4;
 }
 
+/** Hash of a node's (variable, low, high) for the unique table. */
+function uniqueHash(v: number, lo: number, hi: number): number {
+  let h = Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca6b) ^ Math.imul(v, 0xc2b2ae35);
+  h ^= h >>> 15;
+  return Math.imul(h, 0x2c1b3c6d) >>> 0;
+}
+
 export class BddManager {
   private readonly level: number[] = [Infinity, Infinity];
   private readonly lo: number[] = [0, 1];
   private readonly hi: number[] = [0, 1];
-  private readonly unique: Map<number, number>[] = [];
+  /**
+   * Unique table: open addressing over node ids (0 = empty slot: node 0 is a constant), keyed by
+   * (variable, low, high) read from the node arrays. A Map per variable keyed by a double cost
+   * an allocation per lookup and was most of the parity route's time (TwoCounters', IntendDemo's
+   * moves: 70% in `mk`, a fifth of it garbage collection).
+   */
+  private uniqueSlots = new Int32Array(1 << 12);
+  private uniqueCount = 0;
   /**
    * Lossy computed table for ∧/∨ (CUDD-style): a fixed-size array of (f, g, op, result) slots
    * instead of ever-growing Maps, which dominated run time and GC on large translations. A lost
@@ -60,7 +74,6 @@ export class BddManager {
       v = this.names.length;
       this.names.push(name);
       this.indexOf.set(name, v);
-      this.unique.push(new Map());
     }
     return v;
   }
@@ -95,16 +108,20 @@ export class BddManager {
 
   private mk(v: number, lo: BddNode, hi: BddNode): BddNode {
     if (lo === hi) return lo;
-    const table = this.unique[v];
-    const key = lo * PAIR + hi;
-    const found = table.get(key);
-    if (found !== undefined) return found;
+    const slots = this.uniqueSlots;
+    const mask = slots.length - 1;
+    let i = uniqueHash(v, lo, hi) & mask;
+    for (let id = slots[i]; id !== 0; id = slots[i]) {
+      if (this.lo[id] === lo && this.hi[id] === hi && this.level[id] === v) return id;
+      i = (i + 1) & mask;
+    }
     const id = this.lo.length;
     if (id >= PAIR) throw new Error('BDD node table exhausted');
     this.level.push(v);
     this.lo.push(lo);
     this.hi.push(hi);
-    table.set(key, id);
+    slots[i] = id;
+    if (++this.uniqueCount * 2 > slots.length) this.growUnique();
     if (id >= 2 << this.cacheBits && this.cacheBits < MAX_CACHE_BITS) {
       // Grow the computed table; dropping its entries only costs recomputation.
       this.cacheBits++;
@@ -112,6 +129,18 @@ export class BddManager {
     }
     if ((++this.created & 255) === 0) this.poll?.();
     return id;
+  }
+
+  /** Doubles the unique table (kept at most half full, so probe runs stay short). */
+  private growUnique(): void {
+    const slots = new Int32Array(this.uniqueSlots.length * 2);
+    const mask = slots.length - 1;
+    for (let id = 2; id < this.lo.length; id++) {
+      let i = uniqueHash(this.level[id], this.lo[id], this.hi[id]) & mask;
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = id;
+    }
+    this.uniqueSlots = slots;
   }
 
   variable(name: string): BddNode {

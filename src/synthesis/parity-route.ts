@@ -37,6 +37,12 @@ export interface ParityRouteOptions {
   readonly counterstrategy: boolean;
   /** Largest number of game vertices before giving up (default 2,000,000). */
   readonly maxVertices?: number;
+  /**
+   * Largest number of first-mover moves at one position, and of BDD nodes made to find them,
+   * before giving up (defaults `MAX_FIRST_MOVES`, `MAX_MOVE_NODES`).
+   */
+  readonly maxFirstMoves?: number;
+  readonly maxMoveNodes?: number;
   readonly progress?: (msg: string) => void;
 }
 
@@ -44,6 +50,11 @@ export interface ParityRouteStats {
   readonly positions: number;
   readonly vertices: number;
   readonly components: number;
+  /**
+   * BDD nodes made for letters, steps and moves: the work of building the game, the same on
+   * every machine (regression tests count it rather than time it).
+   */
+  readonly bddNodes: number;
 }
 
 export type ParityRouteResult =
@@ -62,6 +73,21 @@ function insideFirst(a: readonly number[], b: readonly number[]): number {
     if (a[i] !== b[i]) return a[i] - b[i];
   }
 }
+
+/**
+ * A position whose first mover has more move classes than this is a sign that the route is the
+ * wrong tool: each class is a vertex with its own edges, and the classes come from the letters
+ * (TwoCounters5: 19 inputs, 2,524 classes at the first position, 7,483 at a later one; the
+ * bounded engine commits to one input class at a time and decides it in about a second). On
+ * the specs the route decides no position had more than 257 (narylatch); TwoCountersDisButAC
+ * (1,513) took the route 9 s and the bounded engine one.
+ */
+export const MAX_FIRST_MOVES = 512;
+/** BDD nodes one position's moves may make (the most seen where the route decides: 125,000). */
+export const MAX_MOVE_NODES = 400_000;
+
+/** Thrown when a position's moves are beyond the bounds above; the route answers `unsupported`. */
+class TooManyMoves extends Error {}
 
 /** Highest priority base: above every tree's depth (≤ MAX_MONOTONE_MARKS + 1). */
 const PRIORITY_BASE = 40;
@@ -113,7 +139,14 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   // Letters: the first mover's first (componentsOf orders them so), obligations below.
   const lbdd = comps.bdd;
   // A single conjunction of letter guards can take seconds: the BDD package polls the clock too.
-  lbdd.poll = tick;
+  // …and counts the nodes one position's moves make (`movesOf`).
+  let moveNodesEnd = Infinity;
+  const maxFirstMoves = options.maxFirstMoves ?? MAX_FIRST_MOVES;
+  const maxMoveNodes = options.maxMoveNodes ?? MAX_MOVE_NODES;
+  lbdd.poll = () => {
+    tick();
+    if (lbdd.nodeCount > moveNodesEnd) throw new TooManyMoves(`a position's moves took more than ${maxMoveNodes} BDD nodes`);
+  };
   const letterCount = inputs.length + outputs.length;
   const firstCount = mealy ? inputs.length : outputs.length;
   const letters = new Frontiers(lbdd, 0, letterCount, tick);
@@ -131,17 +164,30 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
 
   /** A component's step from a state: letters partitioned by successor and mark. */
   const stepMemo = new Map<string, Array<{ guard: BddNode; to: number; mark: boolean }>>();
-  const stepsOf = (k: number, state: number) => {
-    const key = `${k}:${state}`;
+  const stepsOf = (k: number, state: number, within: BddNode = oneHot) => {
+    const key = `${k}:${state}:${within}`;
     const hit = stepMemo.get(key);
     if (hit) return hit;
     const groups = components[k].groups(state).map((factors) => {
-      // The letters by what the factors leave (conjoined so far): a class per distinct conjunction.
-      let classes = new Map<BddNode, BddNode>([[BDD_TRUE, BDD_TRUE]]);
+      // The letters some factor rejects outright (its residual is `false`) lead to `false`
+      // whatever the others leave: they are one class, set aside before the others are split.
+      // Split with them, a list of invariants `G(xᵢ → X ψᵢ)` beside a rule that allows one xᵢ at
+      // a time (a TSL cell's updates, one-hot) made a class per subset of the xᵢ before the rule
+      // came up and emptied all but a few: 2^17 classes in Automata16S's first step, seconds of
+      // BDD operations, where the live letters give 3.
+      let live = within;
       for (const f of factors) {
+        const dead = letters.of(f).get(BDD_FALSE);
+        if (dead !== undefined) live = lbdd.and(live, lbdd.not(dead));
+        if (live === BDD_FALSE) break;
+      }
+      // The live letters by what the factors leave (conjoined so far): a class per distinct conjunction.
+      let classes = new Map<BddNode, BddNode>(live === BDD_FALSE ? [] : [[BDD_TRUE, live]]);
+      for (const f of live === BDD_FALSE ? [] : factors) {
         const next = new Map<BddNode, BddNode>();
         for (const [acc, guard] of classes)
           for (const [r, g] of letters.of(f)) {
+            if (r === BDD_FALSE) continue;
             const both = lbdd.and(guard, g);
             if (both === BDD_FALSE) continue;
             const rest = lbdd.and(acc, r);
@@ -151,6 +197,8 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
         classes = next;
         tick();
       }
+      const dead = lbdd.and(within, lbdd.not(live));
+      if (dead !== BDD_FALSE) classes.set(BDD_FALSE, lbdd.or(classes.get(BDD_FALSE) ?? BDD_FALSE, dead));
       return [...classes];
     });
     let product: Array<{ guard: BddNode; values: BddNode[] }> = [{ guard: BDD_TRUE, values: [] }];
@@ -188,24 +236,56 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     if (r === undefined) restrictMemo.set(k, (r = restrict(acc, f, values)));
     return r;
   };
-  /** The position of a tuple of states (after settling and forgetting), or a sink. */
-  const positionOf = (states: number[]): number => {
-    const values = new Int8Array(components.length);
-    for (let k = 0; k < components.length; k++) {
-      if (states[k] < 0) continue;
-      const v = components[k].permanent(states[k]);
-      if (v !== undefined) values[k] = v ? 1 : -1;
+  /** A condition with atom k's value fixed. */
+  const fixMemo = new Map<string, BddNode>();
+  const fix = (f: BddNode, k: number, value: boolean): BddNode => {
+    if (f <= 1) return f;
+    const key = `${f},${k},${value ? 1 : 0}`;
+    let r = fixMemo.get(key);
+    if (r === undefined) {
+      const values = new Int8Array(components.length);
+      values[k] = value ? 1 : -1;
+      fixMemo.set(key, (r = restrict(acc, f, values)));
     }
-    const settled = restricted(comps.acceptance, values, values.join(''));
+    return r;
+  };
+  /**
+   * The order in which a tuple's components are settled and forgotten, in positionOf and in
+   * edgesOf alike: the components with the fewest steps from their initial state first. These
+   * are mostly safety parts (allowed or violated), and a violated one often leaves the rest of
+   * the condition without the components that have hundreds of steps, which are then never split.
+   */
+  const rank = { safety: 0, cosafety: 1, buchi: 2 } as const;
+  const order = components.map((c, k) => ({ k, n: rank[c.kind] })).sort((a, b) => a.n - b.n || a.k - b.k).map((x) => x.k);
+  /**
+   * The position of a tuple of states (after settling and forgetting), or a sink. In `order`, a
+   * component the condition (with the atoms settled so far fixed) no longer mentions is
+   * forgotten, settled or not; one it mentions whose atom is settled fixes it. The condition is
+   * then the acceptance with *every* settled atom fixed, forgotten ones included (each was
+   * irrelevant once the atoms before it were fixed, and fixing more atoms keeps it so), and
+   * forgotten components stay out of every later condition, whose atoms only get more settled.
+   * Last, components with atoms still open that the final condition does not mention are
+   * forgotten too.
+   */
+  const positionOf = (states: number[]): number => {
+    let settled = comps.acceptance;
+    for (const k of order) {
+      if (states[k] < 0) continue;
+      if (settled <= 1 || !supportOf(acc, settled).has(k)) {
+        states[k] = -1;
+        continue;
+      }
+      const v = components[k].permanent(states[k]);
+      if (v !== undefined) settled = fix(settled, k, v);
+    }
     if (settled === BDD_TRUE) return -1 - SINK_WIN;
     if (settled === BDD_FALSE) return -1 - SINK_LOSE;
     const support = supportOf(acc, settled);
     const current = new Int8Array(components.length);
     for (let k = 0; k < components.length; k++) {
+      if (states[k] < 0) continue;
       if (!support.has(k)) {
-        // A component the condition no longer mentions is forgotten, unless its atom is settled:
-        // that value must survive into later positions' conditions, so its sink state stays.
-        if (values[k] === 0) states[k] = -1;
+        if (components[k].permanent(states[k]) === undefined) states[k] = -1;
         continue;
       }
       const v = components[k].current(states[k]);
@@ -240,29 +320,65 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     return entry;
   };
 
-  /** A position's edges: every letter (within the one-hot signals) by successor and marks. */
+  /**
+   * A position's edges: every letter (within the one-hot signals) by successor and marks. The
+   * letters are split component by component in `order`, and each class carries the acceptance
+   * with the atoms its successors settle fixed, as positionOf will: a class whose condition is
+   * already decided goes to a sink without further splits, and a component its condition no
+   * longer mentions is forgotten rather than split by. SYNTCOMP's ltl_f specs (finding_nemo,
+   * workstation_resupply) have a co-safety part with 450 steps per state beside a one-hot rule
+   * whose violation takes that part out of the condition: split by it first, a thousand classes
+   * per position merged into forty only by positionOf.
+   */
   const edgesOf = (p: number): readonly Edge[] => {
     const pos = positions[p];
     if (pos.edges) return pos.edges;
-    let classes: Array<{ guard: BddNode; key: string; next: number[]; marks: number[] }> = [{ guard: oneHot, key: '', next: [], marks: [] }];
-    for (let k = 0; k < components.length; k++) {
+    interface Split {
+      guard: BddNode;
+      key: string;
+      next: number[];
+      marks: number[];
+      /** The acceptance with the atoms settled by `next` fixed. */
+      settled: BddNode;
+    }
+    let classes: Split[] = [{ guard: oneHot, key: '', next: pos.states.map(() => -1), marks: [], settled: comps.acceptance }];
+    for (const k of order) {
       const state = pos.states[k];
-      if (state < 0) {
-        for (const c of classes) c.next.push(-1);
-        continue;
-      }
-      const merged = new Map<string, (typeof classes)[number]>();
-      for (const c of classes)
-        for (const step of stepsOf(k, state)) {
+      if (state < 0) continue;
+      const splits = (c: Split) => c.settled > 1 && supportOf(acc, c.settled).has(k);
+      // The component's steps on the letters of the classes it splits only: the components
+      // before it in `order` have mostly cut those down to a few (finding_nemo's co-safety part
+      // has 7,682 steps on all letters, and under a hundred on those left by its one-hot rule).
+      let within = BDD_FALSE;
+      for (const c of classes) if (splits(c)) within = lbdd.or(within, c.guard);
+      const steps = within === BDD_FALSE ? [] : stepsOf(k, state, within);
+      const merged = new Map<string, Split>();
+      for (const c of classes) {
+        if (!splits(c)) {
+          const key = `${c.key}-,`;
+          const same = merged.get(key);
+          if (same) same.guard = lbdd.or(same.guard, c.guard);
+          else merged.set(key, { ...c, key });
+          continue;
+        }
+        for (const step of steps) {
           // Polled per class: a product of many components has thousands of classes per step.
           tick();
           const guard = lbdd.and(c.guard, step.guard);
           if (guard === BDD_FALSE) continue;
           const key = `${c.key}${step.to}${step.mark ? '*' : ''},`;
           const same = merged.get(key);
-          if (same) same.guard = lbdd.or(same.guard, guard);
-          else merged.set(key, { guard, key, next: [...c.next, step.to], marks: step.mark ? [...c.marks, k] : c.marks });
+          if (same) {
+            same.guard = lbdd.or(same.guard, guard);
+            continue;
+          }
+          const next = [...c.next];
+          next[k] = step.to;
+          const v = components[k].permanent(step.to);
+          const settled = v === undefined ? c.settled : fix(c.settled, k, v);
+          merged.set(key, { guard, key, next, marks: step.mark ? [...c.marks, k] : c.marks, settled });
         }
+      }
       classes = [...merged.values()];
       tick();
     }
@@ -270,10 +386,11 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     for (const c of classes) {
       tick();
       const to = positionOf(c.next);
-      const key = `${to}:${c.marks.join(',')}`;
+      const marks = to < 0 ? [] : c.marks.filter((k) => c.next[k] >= 0).sort((a, b) => a - b);
+      const key = `${to}:${marks.join(',')}`;
       const same = byTarget.get(key);
       if (same) same.guard = lbdd.or(same.guard, c.guard);
-      else byTarget.set(key, { to, marks: c.marks, guard: c.guard });
+      else byTarget.set(key, { to, marks, guard: c.guard });
     }
     pos.edges = [...byTarget.values()];
     return pos.edges;
@@ -293,18 +410,24 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     if (pos.moves) return pos.moves;
     const edges = edgesOf(p);
     const bits = Math.max(1, Math.ceil(Math.log2(edges.length)));
-    // Joined pairwise (a balanced tree of ∨): one growing disjunction would be rebuilt per edge.
-    let tagged = edges.map((e, j) => lbdd.and(e.guard, edgeCode(j, bits)));
-    while (tagged.length > 1) tagged = Array.from({ length: Math.ceil(tagged.length / 2) }, (_, i) => (2 * i + 1 < tagged.length ? lbdd.or(tagged[2 * i], tagged[2 * i + 1]) : tagged[2 * i]));
     const byOpen = new Map<string, { guard: BddNode; edges: number[] }>();
-    for (const [residual, guard] of firstLetters.of(tagged[0] ?? BDD_FALSE)) {
-      tick();
-      const open = codesOf(existsLetters(residual), bits);
-      if (open.length === 0) continue;
-      const key = open.join(',');
-      const same = byOpen.get(key);
-      if (same) same.guard = lbdd.or(same.guard, guard);
-      else byOpen.set(key, { guard, edges: open });
+    moveNodesEnd = lbdd.nodeCount + maxMoveNodes;
+    try {
+      // Joined pairwise (a balanced tree of ∨): one growing disjunction would be rebuilt per edge.
+      let tagged = edges.map((e, j) => lbdd.and(e.guard, edgeCode(j, bits)));
+      while (tagged.length > 1) tagged = Array.from({ length: Math.ceil(tagged.length / 2) }, (_, i) => (2 * i + 1 < tagged.length ? lbdd.or(tagged[2 * i], tagged[2 * i + 1]) : tagged[2 * i]));
+      for (const [residual, guard] of firstLetters.of(tagged[0] ?? BDD_FALSE)) {
+        tick();
+        const open = codesOf(existsLetters(residual), bits);
+        if (open.length === 0) continue;
+        const key = open.join(',');
+        const same = byOpen.get(key);
+        if (same) same.guard = lbdd.or(same.guard, guard);
+        else if (byOpen.size === maxFirstMoves) throw new TooManyMoves(`a position with more than ${maxFirstMoves} first-mover moves`);
+        else byOpen.set(key, { guard, edges: open });
+      }
+    } finally {
+      moveNodesEnd = Infinity;
     }
     // The order of a refinement edge by edge (letters that open edge j before those that do not,
     // for j = 0, 1, …), which the strategies read off the game depend on.
@@ -380,40 +503,46 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const initialStates = components.map((c) => c.initial);
   const initialPosition = positionOf(initialStates);
   const start = vertex(initialPosition, 0, 0, true);
-  for (let v = 2; v < owner.length && !tooLarge; v++) {
-    tick();
-    const w = what[v]!;
-    const pos = positions[w.position];
-    if (w.first) {
-      const moves = movesOf(w.position);
-      for (let li = 0; li < moves.length; li++) succ[v].push(vertex(w.position, w.leaf, li, false));
-      continue;
-    }
-    const entry = treeOf(pos.condition);
-    if (!entry) return { verdict: 'unsupported', reason: 'acceptance condition too large' };
-    const edges = edgesOf(w.position);
-    for (const j of movesOf(w.position)[w.x].edges) {
-      const m = edges[j];
-      if (m.to < 0) {
-        succ[v].push(-1 - m.to);
+  try {
+    for (let v = 2; v < owner.length && !tooLarge; v++) {
+      tick();
+      const w = what[v]!;
+      const pos = positions[w.position];
+      if (w.first) {
+        const moves = movesOf(w.position);
+        for (let li = 0; li < moves.length; li++) succ[v].push(vertex(w.position, w.leaf, li, false));
         continue;
       }
-      const target = positions[m.to];
-      if (target.condition !== pos.condition) {
-        succ[v].push(vertex(m.to, 0, 0, true));
-        continue;
+      const entry = treeOf(pos.condition);
+      if (!entry) return { verdict: 'unsupported', reason: 'acceptance condition too large' };
+      const edges = edgesOf(w.position);
+      for (const j of movesOf(w.position)[w.x].edges) {
+        const m = edges[j];
+        if (m.to < 0) {
+          succ[v].push(-1 - m.to);
+          continue;
+        }
+        const target = positions[m.to];
+        if (target.condition !== pos.condition) {
+          succ[v].push(vertex(m.to, 0, 0, true));
+          continue;
+        }
+        let set = 0;
+        for (const k of m.marks) {
+          const i = entry.marks.indexOf(k);
+          if (i >= 0) set |= 1 << i;
+        }
+        const step = entry.tree.step(w.leaf, set);
+        const p = PRIORITY_BASE - step.depth - (entry.tree.rootAccepting ? 0 : 1);
+        succ[v].push(vertex(m.to, step.leaf, p, true));
       }
-      let set = 0;
-      for (const k of m.marks) {
-        const i = entry.marks.indexOf(k);
-        if (i >= 0) set |= 1 << i;
-      }
-      const step = entry.tree.step(w.leaf, set);
-      const p = PRIORITY_BASE - step.depth - (entry.tree.rootAccepting ? 0 : 1);
-      succ[v].push(vertex(m.to, step.leaf, p, true));
     }
+  } catch (err) {
+    // A position with too many first-mover moves: the bounded engine takes the spec.
+    if (err instanceof TooManyMoves) return { verdict: 'unsupported', reason: err.message };
+    throw err;
   }
-  const stats: ParityRouteStats = { positions: positions.length, vertices: owner.length, components: components.length };
+  const stats: ParityRouteStats = { positions: positions.length, vertices: owner.length, components: components.length, bddNodes: lbdd.nodeCount };
   if (tooLarge) return { verdict: 'unsupported', reason: `game larger than ${maxVertices} vertices` };
   progress(`parity route: ${positions.length} positions, ${owner.length} vertices`);
 
