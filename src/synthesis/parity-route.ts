@@ -418,12 +418,16 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     const byOpen = new Map<string, { guard: BddNode; edges: number[] }>();
     moveNodesEnd = lbdd.nodeCount + maxMoveNodes;
     try {
+      // Each guard with the second mover's letters quantified away first: a first-mover letter
+      // opens edge j iff some second letter completes it to the edge's guard, and the tagged
+      // BDD then has the codes right below the first mover's letters, not below the second's
+      // too (IntendDemo's positions: 200 edges over 30 letters, a third of the nodes).
       // Joined pairwise (a balanced tree of ∨): one growing disjunction would be rebuilt per edge.
-      let tagged = edges.map((e, j) => lbdd.and(e.guard, edgeCode(j, bits)));
+      let tagged = edges.map((e, j) => lbdd.and(existsSecond(e.guard), edgeCode(j, bits)));
       while (tagged.length > 1) tagged = Array.from({ length: Math.ceil(tagged.length / 2) }, (_, i) => (2 * i + 1 < tagged.length ? lbdd.or(tagged[2 * i], tagged[2 * i + 1]) : tagged[2 * i]));
       for (const [residual, guard] of firstLetters.of(tagged[0] ?? BDD_FALSE)) {
         tick();
-        const open = codesOf(existsLetters(residual), bits);
+        const open = codesOf(residual, bits);
         if (open.length === 0) continue;
         const key = open.join(',');
         const same = byOpen.get(key);
@@ -454,12 +458,21 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     codeMemo.set(key, code);
     return code;
   };
-  /** A residual with the letters quantified away: the edge codes it allows. */
+  /** A guard over the letters with the second mover's quantified away (∃). */
   const existsMemo = new Map<BddNode, BddNode>();
-  const existsLetters = (f: BddNode): BddNode => {
+  const existsSecond = (f: BddNode): BddNode => {
     if (f <= 1 || lbdd.varOf(f) >= letterCount) return f;
     let r = existsMemo.get(f);
-    if (r === undefined) existsMemo.set(f, (r = lbdd.or(existsLetters(lbdd.low(f)), existsLetters(lbdd.high(f)))));
+    if (r !== undefined) return r;
+    const v = lbdd.varOf(f);
+    const lo = existsSecond(lbdd.low(f));
+    const hi = existsSecond(lbdd.high(f));
+    if (v >= firstCount) r = lbdd.or(lo, hi);
+    else {
+      const x = lbdd.variable(lbdd.varName(v));
+      r = lbdd.or(lbdd.and(x, hi), lbdd.and(lbdd.not(x), lo));
+    }
+    existsMemo.set(f, r);
     return r;
   };
   /** The edge indices a BDD over the edge-code bits allows, ascending. */
