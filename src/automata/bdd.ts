@@ -45,7 +45,7 @@ export class BddManager {
    * an allocation per lookup and was most of the parity route's time (TwoCounters', IntendDemo's
    * moves: 70% in `mk`, a fifth of it garbage collection).
    */
-  private uniqueSlots = new Int32Array(1 << 12);
+  private uniqueSlots = new Int32Array(1 << 10);
   private uniqueCount = 0;
   /**
    * Lossy computed table for ∧/∨ (CUDD-style): a fixed-size array of (f, g, op, result) slots

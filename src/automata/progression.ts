@@ -8,11 +8,12 @@
  * `g ∧ X G g`, `a U b` becomes `b ∨ (a ∧ X(a U b))`, …): a BDD over the letters (propositions,
  * first in the variable order) and the next obligations. Fixing the letter leaves the successor.
  *
- * A state that is a conjunction of obligations (the usual case: a list of invariants and what
- * they owe next) is unfolded obligation by obligation, as separate *factors* whose successors are
- * conjoined only once the letter is fixed. The unfolding of the whole conjunction would be one BDD
- * over all letters above all next obligations, exponential in the number of independent
- * `p → X q` conjuncts (every subset of the q's may be owed next).
+ * The obligations a state implies (the usual case: a list of invariants and what they owe
+ * next) are unfolded obligation by obligation, as separate *factors* whose successors are
+ * conjoined only once the letter is fixed; only what is left (e.g. a pending `w ∨ q`) is
+ * unfolded as one BDD. The unfolding of the whole conjunction would be one BDD over all letters
+ * above all next obligations, exponential in the number of independent `p → X q` conjuncts
+ * (every subset of the q's may be owed next).
  *
  * Progression is exact for the two fragments the synthesis route relies on: a syntactic safety
  * formula is violated by a word iff the state becomes `false` after some prefix, and a syntactic
