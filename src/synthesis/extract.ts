@@ -11,7 +11,7 @@
  */
 import { BDD_TRUE, BddManager, type BddNode } from '../automata/bdd.js';
 import type { Counterstrategy, CounterstrategyTransition } from '../game/counterstrategy.js';
-import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
+import { type Cube, cubeKey, type MealyMachine, type MealyTransition } from '../game/mealy.js';
 import { dict, own } from '../../runtime/dict.js';
 import { dominatedBy, type SolvedGame, activeOf } from './game.js';
 import type { ProgressOracle } from './progress.js';
@@ -404,11 +404,6 @@ export function extractAttractorCounterstrategy(
   };
 }
 
-const cubeKey = (c: Cube) =>
-  Object.keys(c)
-    .sort()
-    .map((k) => (c[k] ? k : `!${k}`))
-    .join('&');
 
 /**
  * Partition refinement: states with the same behaviour (for each output cube and target block,
