@@ -171,6 +171,22 @@ describe('parity route', () => {
     expect(verifyController(spec, r.controller).ok).toBe(true);
   });
 
+  it('hands a spec over when a step has too many successors to build', () => {
+    // Fourteen G(xᵢ → X yᵢ) over free outputs: every subset of the yᵢ may be owed next, 2^14
+    // successors of the first state, each a position. Before, the route spent its slice on
+    // them (over 3 million polls); the bounded engine decides the spec.
+    const n = 14;
+    const xs = Array.from({ length: n }, (_, i) => `x${i}`);
+    const ys = Array.from({ length: n }, (_, i) => `y${i}`);
+    const spec = gameOf({ ins: ['w'], outs: [...xs, ...ys], guarantee: xs.map((x, i) => G(implies(ap(x), X(ap(ys[i]))))) });
+    const r = solveByParityGame(spec, { tick: pollBudget(20_000), controller: false, counterstrategy: false });
+    expect(r.verdict).toBe('unsupported');
+    if (r.verdict === 'unsupported') expect(r.reason).toMatch(/step with more than/);
+    const s = synthesize(spec, { timeoutMs: 20_000 });
+    expect(s.verdict).toBe('realizable');
+    if (s.verdict === 'realizable') expect(verifyController(spec, s.controller).ok).toBe(true);
+  });
+
   it('honours its time limit on a product of many components', () => {
     // Fourteen G(r → F g): 2^14 move classes per position, polled class by class.
     const n = 14;
