@@ -6,19 +6,21 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MealyMachine, MealyTransition } from '../../src/game/mealy.js';
 import type { GameSpec } from '../../src/game/spec.js';
-import { STOPPED_EARLY, synthesizeController } from '../../src/synthesis/index.js';
+import { minimizeMealy } from '../../src/synthesis/extract.js';
+import { checkRealizability, STOPPED_EARLY, synthesizeController } from '../../src/synthesis/index.js';
 import { loadTlsfGame } from '../../src/tlsf/index.js';
 import * as verify from '../../src/verify/index.js';
 import { syntcompCases } from '../support/syntcomp.js';
 
 // Calls to the checker, counted (the solver imports it from this module).
-const calls = vi.hoisted(() => ({ controller: 0 }));
+const calls = vi.hoisted(() => ({ controller: 0, machines: [] as MealyMachine[] }));
 vi.mock('../../src/verify/index.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/verify/index.js')>();
   return {
     ...original,
     verifyController: (...args: Parameters<typeof original.verifyController>) => {
       calls.controller++;
+      calls.machines.push(args[1]);
       return original.verifyController(...args);
     },
   };
@@ -34,6 +36,7 @@ const load = (file: string): GameSpec => {
 describe('the independent check of a parity-route controller', () => {
   beforeEach(() => {
     calls.controller = 0;
+    calls.machines = [];
   });
 
   it.skipIf(cases.length === 0)('decides chain-simple-5 with a controller the checker accepts', () => {
@@ -44,6 +47,16 @@ describe('the independent check of a parity-route controller', () => {
     expect(r.stats.route).toBe('parity');
     expect(calls.controller).toBe(1);
     expect(verify.verifyController(spec, r.controller).ok).toBe(true);
+  });
+
+  it.skipIf(cases.length === 0)('checks the bisimulation quotient of the route\'s controller for a bare verdict', () => {
+    // The route's controller as extracted has about twice the states (chain-simple-5: 89 → 44).
+    const spec = load('tlsf/sweap/chain-simple-5-real.tlsf');
+    const r = checkRealizability(spec, { timeoutMs: 60_000 });
+    expect(r.verdict).toBe('realizable');
+    expect(calls.machines).toHaveLength(1);
+    const [checked] = calls.machines;
+    expect(minimizeMealy(checked).stateCount).toBe(checked.stateCount);
   });
 
   it.skipIf(cases.length === 0)('stops when the run is told to while the controller is being checked', () => {
