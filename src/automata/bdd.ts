@@ -122,6 +122,22 @@ export class BddManager {
     return value ? this.mk(v, BDD_FALSE, BDD_TRUE) : this.mk(v, BDD_TRUE, BDD_FALSE);
   }
 
+  /**
+   * The conjunction of a cube's literals, built bottom-up along the variable order: one node per
+   * literal, where conjoining them one by one walks the cube built so far each time (quadratic;
+   * the minimization of a controller with thousands of transitions did that for every one).
+   */
+  cube(c: Cube): BddNode {
+    // Variables new to the manager are allocated in name order, as conjoining sorted literals would.
+    const literals = Object.keys(c)
+      .sort()
+      .map((name): [number, boolean] => [this.varIndex(name), c[name]]);
+    literals.sort((a, b) => b[0] - a[0]);
+    let node: BddNode = BDD_TRUE;
+    for (const [v, value] of literals) node = value ? this.mk(v, BDD_FALSE, node) : this.mk(v, node, BDD_FALSE);
+    return node;
+  }
+
   not(f: BddNode): BddNode {
     if (f <= 1) return 1 - f;
     const hit = this.notCache.get(f);

@@ -36,6 +36,11 @@ export function transitionsFrom(m: MealyMachine): MealyTransition[][] {
   return out;
 }
 
+/** A cube's identity: its literals in name order (JSON: names may contain any character, `&` too). */
+export function cubeKey(cube: Cube): string {
+  return JSON.stringify(Object.keys(cube).sort().map((n) => [n, cube[n]]));
+}
+
 export function cubeMatches(cube: Cube, value: (name: string) => boolean): boolean {
   for (const name in cube) if (value(name) !== cube[name]) return false;
   return true;

@@ -11,7 +11,7 @@
  */
 import { BDD_TRUE, BddManager, type BddNode } from '../automata/bdd.js';
 import type { Counterstrategy, CounterstrategyTransition } from '../game/counterstrategy.js';
-import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
+import { type Cube, cubeKey, type MealyMachine, type MealyTransition } from '../game/mealy.js';
 import { dict, own } from '../../runtime/dict.js';
 import { dominatedBy, type SolvedGame, activeOf } from './game.js';
 import type { ProgressOracle } from './progress.js';
@@ -404,11 +404,6 @@ export function extractAttractorCounterstrategy(
   };
 }
 
-const cubeKey = (c: Cube) =>
-  Object.keys(c)
-    .sort()
-    .map((k) => (c[k] ? k : `!${k}`))
-    .join('&');
 
 /**
  * Partition refinement: states with the same behaviour (for each output cube and target block,
@@ -422,15 +417,27 @@ const cubeKey = (c: Cube) =>
 export function minimizeMealy(m: MealyMachine): MealyMachine {
   const byState: MealyTransition[][] = Array.from({ length: m.stateCount }, () => []);
   for (const t of m.transitions) byState[t.from].push(t);
-  // A transition's output and input set do not change between rounds: build them once.
+  // What a state does does not change between rounds, only how its targets are grouped: per state,
+  // the inputs leading to each (output cube, target state), as one BDD, built once. Extracted
+  // controllers cut their inputs finely (Coffee_06e9cad4: 1,440 transitions on 17 states, a
+  // handful of such pairs per state), so the rounds below combine pairs, not transitions.
   const bdd = new BddManager();
-  const output = new Map<MealyTransition, string>();
-  const input = new Map<MealyTransition, BddNode>();
-  for (const t of m.transitions) {
-    output.set(t, cubeKey(t.output));
-    let cube = BDD_TRUE;
-    for (const name of Object.keys(t.input).sort()) cube = bdd.and(cube, bdd.literal(name, t.input[name]));
-    input.set(t, cube);
+  // Each distinct output cube as a small number, for the keys below.
+  const outputIds = new Map<string, number>();
+  const moves: Array<Array<{ readonly output: number; readonly to: number; inputs: BddNode }>> = [];
+  for (let s = 0; s < m.stateCount; s++) {
+    const byPair = new Map<string, { readonly output: number; readonly to: number; inputs: BddNode }>();
+    for (const t of byState[s]) {
+      const cube = cubeKey(t.output);
+      let output = outputIds.get(cube);
+      if (output === undefined) outputIds.set(cube, (output = outputIds.size));
+      const inputs = bdd.cube(t.input);
+      const pair = `${output},${t.to}`;
+      const prev = byPair.get(pair);
+      if (prev) prev.inputs = bdd.or(prev.inputs, inputs);
+      else byPair.set(pair, { output, to: t.to, inputs });
+    }
+    moves.push([...byPair.values()]);
   }
   let block = new Int32Array(m.stateCount);
   let blocks = 1;
@@ -439,16 +446,15 @@ export function minimizeMealy(m: MealyMachine): MealyMachine {
     const next = new Int32Array(m.stateCount);
     for (let s = 0; s < m.stateCount; s++) {
       const regions = new Map<string, BddNode>();
-      for (const t of byState[s]) {
-        // JSON: output names may contain any character.
-        const key = JSON.stringify([output.get(t)!, block[t.to]]);
+      for (const move of moves[s]) {
+        const key = `${move.output},${block[move.to]}`;
         const prev = regions.get(key);
-        regions.set(key, prev === undefined ? input.get(t)! : bdd.or(prev, input.get(t)!));
+        regions.set(key, prev === undefined ? move.inputs : bdd.or(prev, move.inputs));
       }
       const sig =
         `${block[s]}|` +
         [...regions]
-          .map(([key, inputs]) => `${key}${inputs}`)
+          .map(([key, inputs]) => `${key}:${inputs}`)
           .sort()
           .join(';');
       let b = sigs.get(sig);

@@ -196,8 +196,10 @@ export class IsolatedChecker {
   }
 
   async #checkOne(request: IsolatedRequest): Promise<IsolatedResult> {
+    // getHeapStatistics, not process.memoryUsage(): the latter also reads the resident set size,
+    // whose first call took 0.1–9 ms here, on every `tslc check` (V8's own statistics take 0.1 ms).
     const tryHere =
-      this.#inProcessMs > 0 && this.#worker === undefined && !this.#inProcessSpoiled && process.memoryUsage().heapUsed / 2 ** 20 < this.#recycleHeapMb;
+      this.#inProcessMs > 0 && this.#worker === undefined && !this.#inProcessSpoiled && heapUsedMb() < this.#recycleHeapMb;
     if (!tryHere) return this.#send(request);
     const hardLimitMs = Math.min(request.timeoutMs, this.#inProcessMs) + this.#graceMs;
     const optimizeAfterMs = this.#deferOptimization ? Math.max(0, OPTIMIZE_AFTER_MS - this.#inProcessSpentMs) : undefined;
@@ -332,9 +334,11 @@ function pollFor(limits: InProcessLimits, started: number): (() => boolean) | un
     }
     if (maxHeapMb === undefined || now < heapAt) return false;
     heapAt = now + HEAP_POLL_MS;
-    return getHeapStatistics().used_heap_size / 2 ** 20 > maxHeapMb;
+    return heapUsedMb() > maxHeapMb;
   };
 }
+
+const heapUsedMb = () => getHeapStatistics().used_heap_size / 2 ** 20;
 
 /** An in-process attempt that did not finish in its limits: the request should go elsewhere. */
 export interface HandOver {

@@ -23,7 +23,7 @@ import { BDD_FALSE, BDD_TRUE, type BddManager, type BddNode } from '../automata/
 import { zielonkaTree, type ZielonkaTree } from '../automata/zielonka-tree.js';
 import type { Counterstrategy, CounterstrategyTransition } from '../game/counterstrategy.js';
 import { dict, own } from '../../runtime/dict.js';
-import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
+import { type Cube, cubeKey, type MealyMachine, type MealyTransition } from '../game/mealy.js';
 import { exactlyOne, type GameSpec, inputNames, outputNames } from '../game/spec.js';
 import { and } from '../ltl/formula.js';
 import { componentsOf } from './components.js';
@@ -565,11 +565,6 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     const transitions: CounterstrategyTransition[] = steps.map(({ from, own, other, to }) => ({ from, input: own, output: other, to }));
     return { inputs, outputs, stateCount, initial: 0, seesCurrentOutputs: !mealy, signalsEnforced: enforced.length > 0, transitions };
   }
-}
-
-/** A cube's identity: its literals in name order (JSON: names may contain any character). */
-function cubeKey(cube: Cube): string {
-  return JSON.stringify(Object.keys(cube).sort().map((n) => [n, cube[n]]));
 }
 
 function completeInputs(cube: Cube, inputs: readonly string[]): Cube {

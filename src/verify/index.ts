@@ -156,7 +156,7 @@ export function verifyCounterstrategy(spec: GameSpec, cs: Counterstrategy, optio
       if (new Set(ts.map((t) => key(t.input))).size > 1) return { ok: false, kind: 'malformed', message: `state ${s} plays more than one input` };
     }
     let covered = excused;
-    for (const t of ts) covered = bdd.or(covered, cubeBdd(bdd, t.output));
+    for (const t of ts) covered = bdd.or(covered, bdd.cube(t.output));
     if (covered !== BDD_TRUE) {
       const witness = bdd.satisfyingAssignment(bdd.not(covered)) ?? new Map<string, boolean>();
       const shown = outputs.map((name) => `${name}=${witness.get(name) ?? false}`).join(', ');
@@ -187,17 +187,11 @@ function checkShape(m: MealyMachine, inputs: ReadonlySet<string>, outputs: Reado
   return null;
 }
 
-function cubeBdd(bdd: BddManager, cube: Cube): BddNode {
-  let r = BDD_TRUE;
-  for (const name of Object.keys(cube)) r = bdd.and(r, bdd.literal(name, cube[name]));
-  return r;
-}
-
 function checkInputComplete(bdd: BddManager, byState: readonly MealyTransition[][], inputs: readonly string[]): string | null {
   for (const [s, ts] of byState.entries()) {
     let covered = BDD_FALSE;
     for (const t of ts) {
-      covered = bdd.or(covered, cubeBdd(bdd, t.input));
+      covered = bdd.or(covered, bdd.cube(t.input));
       if (covered === BDD_TRUE) break;
     }
     if (covered === BDD_TRUE) continue;

@@ -30,6 +30,24 @@ describe('BddManager', () => {
       expect(bdd.and(n, bdd.not(n))).toBe(BDD_FALSE);
     }
   });
+  it('builds a cube as the node conjoining its literals would give', () => {
+    const rand = prng(7);
+    const bdd = new BddManager();
+    // Some variables exist already, in another order than the names': cube() must follow the
+    // manager's order, and allocate new ones as conjoining sorted literals would.
+    bdd.varIndex('d');
+    bdd.varIndex('b');
+    for (let k = 0; k < 300; k++) {
+      const cube: Record<string, boolean> = {};
+      for (const name of [...NAMES, 'e', 'f']) if (rand() < 0.6) cube[name] = rand() < 0.5;
+      // Every other time cube() comes first, so it is the one that meets a variable first.
+      const first = k % 2 === 0 ? bdd.cube(cube) : undefined;
+      let conjoined = BDD_TRUE;
+      for (const name of Object.keys(cube).sort()) conjoined = bdd.and(conjoined, bdd.literal(name, cube[name]));
+      expect(first ?? bdd.cube(cube)).toBe(conjoined);
+    }
+    expect(bdd.cube({})).toBe(BDD_TRUE);
+  });
   it('decides compatibility with partial assignments like brute force', () => {
     const rand = prng(6);
     const bdd = new BddManager();

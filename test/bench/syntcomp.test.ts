@@ -95,6 +95,9 @@ describe('syntcomp bench', () => {
     // States come from ltlsynt's controller run.
     expect(md).toContain('median tslc 3, ltlsynt 5');
     expect(md).toContain('| verdict only: tslc check --no-states / ltlsynt --realizability, wall | 3 |');
+    // The floor row: `node -e 0` of each spec both decide against ltlsynt's verdict run,
+    // 0.05 / 0.1 = 0.5 and 0.05 / 0.03 ≈ 1.67 → median ≈ 1.08.
+    expect(md).toMatch(/\| floor: `node -e 0` \(spawned before each spec\) \/ ltlsynt --realizability, wall \| 2 \| 0\.050 \| 0\.065 \| 1\.08 \|/);
   });
 
   it('median and the seeded generator behave', () => {

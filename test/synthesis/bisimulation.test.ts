@@ -37,4 +37,20 @@ describe('minimizeMealy', () => {
     ]);
     expect(minimizeMealy(m).stateCount).toBe(3);
   });
+
+  it('tells output cubes apart whatever characters the names contain', () => {
+    // Spot syntax allows any name in double quotes: {"a&b"} and {a, b} once made the same key
+    // ("a&b"), and the two states below were merged into one that answers like state 0 only.
+    const m: MealyMachine = {
+      inputs: ['i'],
+      outputs: ['a', 'b', 'a&b'],
+      stateCount: 2,
+      initial: 0,
+      transitions: [
+        { from: 0, input: {}, output: { 'a&b': true }, to: 1 },
+        { from: 1, input: {}, output: { a: true, b: true }, to: 0 },
+      ],
+    };
+    expect(minimizeMealy(m).stateCount).toBe(2);
+  });
 });
