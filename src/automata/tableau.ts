@@ -75,6 +75,9 @@ export class Tableau {
    */
   successorsUnder(state: Formula, assignment: Int8Array): readonly Term[] {
     const keep = (g: BddNode) => this.bdd.compatibleWith(g, assignment);
+    // A state with a conjunct known to be large is large itself: trying it in full first (until
+    // the product passes the limit) was half of chain-simple-40's check.
+    if (state.kind === 'and' && !this.large.has(state.id) && state.args.some((a) => this.large.has(a.id))) this.large.add(state.id);
     // Small states: expand once for all letters and filter (memoised across transitions).
     if (!this.large.has(state.id)) {
       try {
@@ -84,8 +87,67 @@ export class Tableau {
         this.large.add(state.id);
       }
     }
-    const terms = this.reduce(this.expandUnder(state, { memo: new Map(), keep, limit: Infinity }));
+    // What the state requires of the current letter (its propositional conjuncts, e.g. the values
+    // an assumption's `X` fixed one step earlier) prunes its expansion: every term of the state
+    // carries that guard, so a partial term that contradicts it could only produce terms with an
+    // empty guard. Pruned with the letter alone, a conjunct of forty `G(p → X(…))` assumptions
+    // came out with hundreds of terms per controller transition (one per valuation of the inputs
+    // the transition leaves free), all but a few of them dropped at the end, after a quadratic
+    // reduction (chain-simple-20: 33 million implication tests, 8 of 12 s). Pruned so, a large
+    // state's expansion is often small: then it is made once for all letters, as a small state's.
+    const now = this.nowGuard(state);
+    if (now !== BDD_TRUE && !this.largeNow.has(state.id)) {
+      try {
+        return this.successorsNow(state, now).filter((t) => keep(t.guard));
+      } catch (e) {
+        if (!(e instanceof TooManyTerms)) throw e;
+        this.largeNow.add(state.id);
+      }
+    }
+    const letter = now === BDD_TRUE ? BDD_TRUE : this.bdd.and(now, this.assignmentBdd(assignment));
+    const keepNow = letter === BDD_TRUE ? keep : (g: BddNode) => keep(g) && this.bdd.and(g, letter) !== BDD_FALSE;
+    if (letter === BDD_FALSE) return [];
+    const terms = this.reduce(this.expandUnder(state, { memo: new Map(), keep: keepNow, limit: Infinity }));
     return terms.filter((t) => keep(t.guard));
+  }
+
+  /** Large states whose expansion is small within their propositional conjuncts, by id. */
+  private readonly nowMemo = new Map<number, readonly Term[]>();
+  /** Large states whose expansion is large even within their propositional conjuncts. */
+  private readonly largeNow = new Set<number>();
+
+  /**
+   * A large state's reduced terms, its expansion pruned by its propositional conjuncts (`now`):
+   * the same terms as its full expansion, whose guards all lie within `now` (reduction's
+   * domination by a pruned term, whose guard lies outside, changes no guard within).
+   */
+  private successorsNow(state: Formula, now: BddNode): readonly Term[] {
+    const hit = this.nowMemo.get(state.id);
+    if (hit) return hit;
+    const keep = (g: BddNode) => this.bdd.and(g, now) !== BDD_FALSE;
+    const terms = this.reduce(this.expandUnder(state, { memo: new Map(), keep, limit: FULL_EXPANSION_LIMIT }));
+    this.nowMemo.set(state.id, terms);
+    return terms;
+  }
+
+  private readonly nowGuards = new Map<number, BddNode>();
+  /** The guard of a state's propositional conjuncts (true when it has none). */
+  private nowGuard(state: Formula): BddNode {
+    let g = this.nowGuards.get(state.id);
+    if (g === undefined) {
+      const props = state.kind === 'and' ? state.args.filter(isPropositional) : isPropositional(state) ? [state] : [];
+      g = props.length === 0 ? BDD_TRUE : this.bdd.fromFormula(and(...props));
+      this.nowGuards.set(state.id, g);
+    }
+    return g;
+  }
+
+  /** The conjunction of the literals a partial assignment fixes. */
+  private assignmentBdd(assignment: Int8Array): BddNode {
+    let r = BDD_TRUE;
+    for (let v = assignment.length - 1; v >= 0; v--)
+      if (assignment[v] !== 0) r = this.bdd.and(r, this.bdd.literal(this.bdd.varName(v), assignment[v] > 0));
+    return r;
   }
 
   /**
@@ -110,9 +172,8 @@ export class Tableau {
    * being canonical.
    */
   private conjunction(ctx: ExpansionContext, args: readonly Formula[], expand: (f: Formula) => readonly Term[]): Term[] {
-    const props = args.filter(isPropositional);
-    const conjuncts = args.filter((a) => !isPropositional(a));
-    const first: readonly Term[] = props.length > 0 ? this.expand(and(...props), ctx) : [{ guard: BDD_TRUE, next: TRUE, pending: [] }];
+    const { props, conjuncts } = this.split(args);
+    const first: readonly Term[] = props !== undefined ? this.expand(props, ctx) : [{ guard: BDD_TRUE, next: TRUE, pending: [] }];
     let acc: PartialTerm[] = first.map((t) => ({ guard: t.guard, next: t.next === TRUE ? null : { head: t.next, tail: null }, pending: t.pending }));
     for (const a of conjuncts) {
       const ys = expand(a);
@@ -133,6 +194,18 @@ export class Tableau {
       for (let l = t.next; l !== null; l = l.tail) nexts.push(l.head);
       return { guard: t.guard, next: and(...nexts), pending: t.pending };
     });
+  }
+
+  private readonly splits = new WeakMap<readonly Formula[], { readonly props?: Formula; readonly conjuncts: readonly Formula[] }>();
+  /** A conjunction's operands as one propositional formula and the temporal rest (once per conjunction). */
+  private split(args: readonly Formula[]): { readonly props?: Formula; readonly conjuncts: readonly Formula[] } {
+    let hit = this.splits.get(args);
+    if (hit === undefined) {
+      const props = args.filter(isPropositional);
+      hit = { props: props.length > 0 ? and(...props) : undefined, conjuncts: args.filter((a) => !isPropositional(a)) };
+      this.splits.set(args, hit);
+    }
+    return hit;
   }
 
   private conjunctUnder(f: Formula, ctx: ExpansionContext): readonly Term[] {
@@ -191,7 +264,10 @@ export class Tableau {
     }
     switch (f.kind) {
       case 'and':
-        return this.conjunction(ctx, f.args, (a) => this.expand(a, ctx));
+        // Under one letter, the conjuncts come from the expansions shared by all letters where
+        // those are small (as for a state's conjuncts): a large conjunct such as G(a₁ ∧ … ∧ a₄₀)
+        // re-expanded each of its forty parts for every controller transition.
+        return this.conjunction(ctx, f.args, ctx.memo === this.expansions ? (a) => this.expand(a, ctx) : (a) => this.conjunctUnder(a, ctx));
       case 'or': {
         const props = f.args.filter(isPropositional);
         const temporal = f.args.filter((a) => !isPropositional(a));
@@ -284,6 +360,10 @@ export class Tableau {
         if (i === j || a.guard === BDD_FALSE) continue;
         const b = list[j];
         if (b.guard === BDD_FALSE) continue;
+        // Shrinking b by a is a no-op where their guards are disjoint (terms for different values
+        // of the free inputs, most pairs in a large state's expansion): tested before the costly
+        // implication between their targets.
+        if (!pendingSubset(i, j) || this.bdd.and(a.guard, b.guard) === BDD_FALSE) continue;
         if (dominates(i, j) && !dominates(j, i)) b.guard = this.bdd.and(b.guard, this.bdd.not(a.guard));
       }
     }

@@ -96,6 +96,29 @@ export function verifyController(spec: GameSpec, m: MealyMachine, options: Verif
 }
 
 /**
+ * Whether `refined` is `checked` with values fixed for outputs of `spec` that `checked` left free, and nothing
+ * else changed: the same states and initial state, and transition by transition the same source,
+ * target and input cube, and an output cube that extends the checked one. `verifyController`
+ * reads a free output as "any value may be chosen", so every run of `refined` is a run of
+ * `checked`, and a controller that passed the check passes it with its outputs fixed.
+ */
+export function fixesOutputsOf(spec: GameSpec, checked: MealyMachine, refined: MealyMachine): boolean {
+  if (refined.stateCount !== checked.stateCount || refined.initial !== checked.initial) return false;
+  if (refined.transitions.length !== checked.transitions.length) return false;
+  const sameNames = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((n, i) => n === b[i]);
+  if (!sameNames(refined.inputs, checked.inputs) || !sameNames(refined.outputs, checked.outputs)) return false;
+  const outputs = new Set(outputNames(spec));
+  const extendsCube = (wide: Cube, narrow: Cube) => Object.keys(narrow).every((n) => Object.hasOwn(wide, n) && wide[n] === narrow[n]);
+  const sameCube = (a: Cube, b: Cube) => Object.keys(a).length === Object.keys(b).length && extendsCube(a, b);
+  // What the refinement adds are values of the spec's outputs (anything else the check would refuse).
+  const addsOutputs = (wide: Cube) => Object.keys(wide).every((n) => outputs.has(n) && typeof wide[n] === 'boolean');
+  return checked.transitions.every((t, i) => {
+    const r = refined.transitions[i];
+    return r.from === t.from && r.to === t.to && sameCube(r.input, t.input) && extendsCube(r.output, t.output) && addsOutputs(r.output);
+  });
+}
+
+/**
  * Checks that a counterstrategy defeats every controller: it answers every output valuation of
  * every step (every signal-respecting one when `signalsEnforced`), commits to one complete input
  * per state when the environment moves first (Mealy specs), and no play it allows satisfies the
@@ -195,7 +218,8 @@ function checkProduct(
   outputs: readonly string[],
   poll?: () => void,
 ): VerifyResult {
-  const tableau = new Tableau(bdd);
+  // The tableau polls too: its expansions and reductions can run long without making a BDD node.
+  const tableau = new Tableau(bdd, poll);
   const autIndex = new Map<number, number>();
   const autStates: Formula[] = [];
   const autOf = (f: Formula) => {
