@@ -11,6 +11,7 @@ import { toNnf } from '../ltl/nnf.js';
 
 const PAIR = 2 ** 26;
 const impliesMemo = new Map<number, boolean>();
+const IMPLIES_MEMO_LIMIT = 4_000_000;
 /** Private BDD manager for propositional implication tests (guards only; never exported). */
 const bdd = new BddManager();
 
@@ -28,6 +29,9 @@ export function syntacticImplies(d: Formula, c: Formula): boolean {
   const key = d.id * PAIR + c.id;
   const hit = impliesMemo.get(key);
   if (hit !== undefined) return hit;
+  // Pairs of formulas: a long-lived process (a batch, watch mode) filled this up to V8's limit of
+  // 2^24 Map entries, after which every translation failed; start afresh long before that.
+  if (impliesMemo.size > IMPLIES_MEMO_LIMIT) impliesMemo.clear();
   impliesMemo.set(key, false); // cycles cannot arise (operands shrink), but be safe
   const r = impliesUncached(d, c);
   impliesMemo.set(key, r);
