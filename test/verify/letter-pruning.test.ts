@@ -134,40 +134,29 @@ describe('verifyController where the environment keeps its inputs (pruned expans
   };
   const io = { inputs: xs, outputs: ['o'] };
   const t = (from: number, input: Cube, output: Cube, to: number): MealyTransition => ({ from, input, output, to });
+  /** States 0 and 1 as both tests have them: 1 remembers x0 ∧ x1 and reads no input; state 2's are given. */
+  const withState2 = (state2: readonly MealyTransition[]): MealyMachine => ({
+    ...io,
+    stateCount: 3,
+    initial: 0,
+    transitions: [
+      t(0, { x0: true, x1: true }, { o: true }, 1),
+      t(0, { x0: false }, { o: false }, 2),
+      t(0, { x0: true, x1: false }, { o: false }, 2),
+      t(1, {}, { o: true }, 1),
+      ...state2,
+    ],
+  });
 
   it('accepts a controller whose transitions leave most inputs free', () => {
-    // State 1 remembers x0 ∧ x1 (they never change) and reads no input at all.
-    const m: MealyMachine = {
-      ...io,
-      stateCount: 3,
-      initial: 0,
-      transitions: [
-        t(0, { x0: true, x1: true }, { o: true }, 1),
-        t(0, { x0: false }, { o: false }, 2),
-        t(0, { x0: true, x1: false }, { o: false }, 2),
-        t(1, {}, { o: true }, 1),
-        t(2, {}, { o: false }, 2),
-      ],
-    };
+    const m = withState2([t(2, {}, { o: false }, 2)]);
     const r = verifyController(spec, m);
     expect(r.ok).toBe(true);
   });
 
   it('rejects one that answers o while x0 is false, with a counterexample the spec really fails on', () => {
     // Wrong from the second step on after ¬x0: o = true although x0 (kept false) is false.
-    const m: MealyMachine = {
-      ...io,
-      stateCount: 3,
-      initial: 0,
-      transitions: [
-        t(0, { x0: true, x1: true }, { o: true }, 1),
-        t(0, { x0: false }, { o: false }, 2),
-        t(0, { x0: true, x1: false }, { o: false }, 2),
-        t(1, {}, { o: true }, 1),
-        t(2, { x0: true }, { o: false }, 2),
-        t(2, { x0: false }, { o: true }, 2),
-      ],
-    };
+    const m = withState2([t(2, { x0: true }, { o: false }, 2), t(2, { x0: false }, { o: true }, 2)]);
     const r = verifyController(spec, m);
     expect(r.ok).toBe(false);
     if (r.ok || !r.counterexample) throw new Error('expected a counterexample');
