@@ -29,6 +29,11 @@ export interface Term {
  */
 const normalized = new Map<number, Formula>();
 
+/** Most terms one state's reduction compares pairwise (see `reduce`). */
+const DOMINATION_MAX_TERMS = 10_000;
+/** Most distinct targets whose implications `reduce` keeps in a matrix (m² bytes: 16 MB). */
+const IMPLIED_MATRIX_MAX_TARGETS = 4096;
+
 /** Above this many terms in one expansion, the verifier expands per controller transition. */
 const FULL_EXPANSION_LIMIT = 256;
 class TooManyTerms extends Error {}
@@ -272,8 +277,10 @@ export class Tableau {
         const props = f.args.filter(isPropositional);
         const temporal = f.args.filter((a) => !isPropositional(a));
         const out: Term[] = [];
-        if (props.length > 0) out.push(...this.expand(or(...props), ctx));
-        for (const a of temporal) out.push(...this.expand(a, ctx));
+        // Appended one by one: an expansion can have hundreds of thousands of terms, more than a
+        // call's arguments may be (`push(...terms)` overflowed the stack on finding_nemo_pb_6).
+        if (props.length > 0) for (const t of this.expand(or(...props), ctx)) out.push(t);
+        for (const a of temporal) for (const t of this.expand(a, ctx)) out.push(t);
         return out;
       }
       case 'X':
@@ -329,7 +336,10 @@ export class Tableau {
       else groups.set(key, { guard: t.guard, next, pending: t.pending });
     }
     const list = [...groups.values()];
-    if (list.length < 2) return list.filter((t) => t.guard !== BDD_FALSE);
+    // The domination pass is quadratic in the terms and only shrinks guards (a dominated term is
+    // redundant, not wrong): past DOMINATION_MAX_TERMS it would run for hours (finding_nemo_pb_6:
+    // 262,144 terms in one state), so the terms are kept as they are.
+    if (list.length < 2 || list.length > DOMINATION_MAX_TERMS) return list.filter((t) => t.guard !== BDD_FALSE);
     // The quadratic domination pass is the tableau's hot spot: compare pending sets as bit masks
     // and memoise implication between the (few) distinct targets in a local matrix.
     const pendingIds = [...new Set(list.flatMap((t) => t.pending))];
@@ -345,12 +355,19 @@ export class Tableau {
       return k;
     });
     const m = nexts.length;
-    const implied = new Int8Array(m * m); // 0 unknown, 1 yes, 2 no
+    // A matrix for the usual few targets, a map (of the pairs asked) where they run to thousands.
+    const matrix = m <= IMPLIED_MATRIX_MAX_TARGETS ? new Int8Array(m * m) : undefined; // 0 unknown, 1 yes, 2 no
+    const asked = matrix ? undefined : new Map<number, boolean>();
     const nextImplies = (x: number, y: number) => {
       if (x === y) return true;
       const slot = x * m + y;
-      if (implied[slot] === 0) implied[slot] = syntacticImplies(nexts[x], nexts[y]) ? 1 : 2;
-      return implied[slot] === 1;
+      if (matrix) {
+        if (matrix[slot] === 0) matrix[slot] = syntacticImplies(nexts[x], nexts[y]) ? 1 : 2;
+        return matrix[slot] === 1;
+      }
+      let r = asked!.get(slot);
+      if (r === undefined) asked!.set(slot, (r = syntacticImplies(nexts[x], nexts[y])));
+      return r;
     };
     const dominates = (i: number, j: number) => pendingSubset(i, j) && nextImplies(nextOf[j], nextOf[i]);
     for (let i = 0; i < list.length; i++) {

@@ -361,12 +361,13 @@ function extractLasso(
 
   const cycle: [number, ProductEdge][] = [];
   let at = entry;
+  // Paths are appended step by step: one may be longer than a call's arguments may be (`push(...path)`).
   for (const [src, e] of required) {
-    cycle.push(...pathTo([at], (p) => p === src, inTarget).path);
+    for (const step of pathTo([at], (p) => p === src, inTarget).path) cycle.push(step);
     cycle.push([src, e]);
     at = e.to;
   }
-  if (at !== entry) cycle.push(...pathTo([at], (p) => p === entry, inTarget).path);
+  if (at !== entry) for (const step of pathTo([at], (p) => p === entry, inTarget).path) cycle.push(step);
   return { prefix, cycle };
 }
 
