@@ -404,7 +404,6 @@ export function extractAttractorCounterstrategy(
   };
 }
 
-
 /**
  * Partition refinement: states with the same behaviour (for each output cube and target block,
  * the same set of inputs) merge. Exact for the machine as built; don't-care freedom is used

@@ -24,6 +24,15 @@ const dir = mkdtempSync(join(tmpdir(), 'tslc-isolated-'));
 
 const tlsf = tlsfWriter(dir);
 
+/** tsl_paper/Sensor (SYNTCOMP), written to `name` in the test folder: the solver needs a second or two for it. */
+function sensorSpec(name: string): string {
+  const source = syntcompCases().find((c) => c.file.endsWith('/tsl_paper/Sensor.tlsf'))?.source;
+  expect(source).toBeDefined();
+  const file = join(dir, name);
+  writeFileSync(file, source!);
+  return file;
+}
+
 describe.skipIf(!built)('IsolatedChecker', () => {
   let isolated: Isolated;
   let good: string;
@@ -89,10 +98,7 @@ describe.skipIf(!built)('IsolatedChecker', () => {
     // tsl_paper/Sensor (SYNTCOMP) takes the solver one to two seconds, most of it the
     // deterministic extraction budget (Window2_aeb1d897, used before, now takes 0.3 s on a quiet
     // machine): before, the attempt here stopped at 500 ms and the spec started over in a worker.
-    const source = syntcompCases().find((c) => c.file.endsWith('/tsl_paper/Sensor.tlsf'))?.source;
-    expect(source).toBeDefined();
-    const file = join(dir, 'Sensor.tlsf');
-    writeFileSync(file, source!);
+    const file = sensorSpec('Sensor.tlsf');
     const checker = new isolated.IsolatedChecker();
     checkers.push(checker);
     const result = await checker.check({ file, timeoutMs: 60_000, synthesize: true });
@@ -105,9 +111,7 @@ describe.skipIf(!built)('IsolatedChecker', () => {
     // Every heap is above 0 MB: the attempt stops at its first heap reading (50 ms into the
     // solve; Sensor takes a second or more, adventure.tsl, used before, can now be done sooner)
     // and the worker answers instead.
-    const source = syntcompCases().find((c) => c.file.endsWith('/tsl_paper/Sensor.tlsf'))?.source;
-    const file = join(dir, 'Sensor-heap.tlsf');
-    writeFileSync(file, source!);
+    const file = sensorSpec('Sensor-heap.tlsf');
     const checker = new isolated.IsolatedChecker({ inProcessHeapMb: 0 });
     checkers.push(checker);
     expect(await checker.check({ file, timeoutMs: 60_000, synthesize: true })).toMatchObject({ verdict: 'realizable' });
