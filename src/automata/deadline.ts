@@ -4,10 +4,19 @@
  * worker thread is no longer the only way to bound their time.
  */
 
-/** Thrown when a translation ran past its deadline or its size cap; callers report `unknown`. */
+/**
+ * Thrown when a translation ran past its deadline, its size cap or its work budget (a count of
+ * steps, see `Tableau`); callers report `unknown`, or (size, work) try another construction.
+ */
 export class TimeoutError extends Error {
-  constructor(readonly reason: 'deadline' | 'size' = 'deadline') {
-    super(reason === 'deadline' ? 'LTL translation ran out of time' : 'LTL translation exceeded its size cap');
+  constructor(readonly reason: 'deadline' | 'size' | 'work' = 'deadline') {
+    super(
+      reason === 'deadline'
+        ? 'LTL translation ran out of time'
+        : reason === 'size'
+          ? 'LTL translation exceeded its size cap'
+          : 'LTL translation exceeded its work budget',
+    );
     this.name = 'TimeoutError';
   }
 }

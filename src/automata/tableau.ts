@@ -15,6 +15,7 @@
 import { type Formula, and, isPropositional, or, TRUE } from '../ltl/formula.js';
 import { syntacticImplies } from './simplify.js';
 import { BDD_FALSE, BDD_TRUE, type BddManager, type BddNode } from './bdd.js';
+import { TimeoutError } from './deadline.js';
 
 export interface Term {
   readonly guard: BddNode;
@@ -33,6 +34,19 @@ const normalized = new Map<number, Formula>();
 const DOMINATION_MAX_TERMS = 10_000;
 /** Most distinct targets whose implications `reduce` keeps in a matrix (m² bytes: 16 MB). */
 const IMPLIED_MATRIX_MAX_TARGETS = 4096;
+
+/**
+ * Weights of the work units (`Tableau.work`), a measure of the tableau's running time that reads
+ * no clock: one unit per pair of terms a reduction compares, WORK_PER_STEP per poll point (a
+ * pair of terms multiplied, a term of a reduction's outer loop), WORK_PER_TERM per term reduced
+ * (normalizing its target, grouping, interning), WORK_PER_NODE per BDD node made. Fitted on the
+ * corpus and a SYNTCOMP sample (docs/synthesis.md, "Tableau or product"): a million units take
+ * about 20 ms (10–70 ms from spec to spec, warm or cold); no single count comes close (poll
+ * points alone: 7–350 per ms).
+ */
+const WORK_PER_STEP = 20;
+const WORK_PER_TERM = 150;
+const WORK_PER_NODE = 100;
 
 /** Above this many terms in one expansion, the verifier expands per controller transition. */
 const FULL_EXPANSION_LIMIT = 256;
@@ -56,12 +70,37 @@ interface ExpansionContext {
 export class Tableau {
   private readonly expansions = new Map<number, readonly Term[]>();
   private readonly successorMemo = new Map<number, readonly Term[]>();
+  /** Work units charged so far, except BDD nodes (counted from the manager, see `work`). */
+  private units = 0;
+  private readonly nodesBefore: number;
 
-  /** `poll` may throw (e.g. `TimeoutError`) to abandon a long expansion. */
+  /**
+   * `poll` may throw (e.g. `TimeoutError`) to abandon a long expansion. Past `workLimit` units
+   * (`work`) the tableau throws `TimeoutError('work')`: the same point on every machine, at
+   * every load, which a clock cannot give.
+   */
   constructor(
     readonly bdd: BddManager,
-    private readonly poll: () => void = () => {},
-  ) {}
+    private readonly clockPoll: () => void = () => {},
+    private readonly workLimit = Infinity,
+  ) {
+    this.nodesBefore = bdd.nodeCount;
+  }
+
+  /**
+   * Work done so far in clock-free units (see WORK_PER_TERM): a function of the formulas asked
+   * and of the BDD manager's nodes before, never of time.
+   */
+  get work(): number {
+    return this.units + (this.bdd.nodeCount - this.nodesBefore) * WORK_PER_NODE;
+  }
+
+  /** Called at the same points as the caller's poll: the work budget, then the caller's. */
+  private poll(): void {
+    this.units += WORK_PER_STEP;
+    if (this.work > this.workLimit) throw new TimeoutError('work');
+    this.clockPoll();
+  }
 
   /** Reduced outgoing terms of a state (an NNF formula). */
   successors(state: Formula, limit = Infinity): readonly Term[] {
@@ -327,6 +366,7 @@ export class Tableau {
    * letters the other term accepts.
    */
   private reduce(terms: readonly Term[]): Term[] {
+    this.units += terms.length * WORK_PER_TERM;
     const groups = new Map<string, { guard: BddNode; next: Formula; pending: readonly number[] }>();
     for (const t of terms) {
       const next = this.normalizeState(t.next);
@@ -340,6 +380,8 @@ export class Tableau {
     // redundant, not wrong): past DOMINATION_MAX_TERMS it would run for hours (finding_nemo_pb_6:
     // 262,144 terms in one state), so the terms are kept as they are.
     if (list.length < 2 || list.length > DOMINATION_MAX_TERMS) return list.filter((t) => t.guard !== BDD_FALSE);
+    // Charged before the quadratic pass, so a budget stops it at its first poll rather than after.
+    this.units += list.length * list.length;
     // The quadratic domination pass is the tableau's hot spot: compare pending sets as bit masks
     // and memoise implication between the (few) distinct targets in a local matrix.
     const pendingIds = [...new Set(list.flatMap((t) => t.pending))];

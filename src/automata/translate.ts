@@ -37,12 +37,16 @@ export interface TranslateOptions {
   /**
    * How a top-level conjunction is translated. `true`: conjunct by conjunct, then the product of
    * the (reduced) automata. `false`: the tableau of the whole conjunction. Default (auto): the
-   * tableau within a quarter of the time left and at most AUTO_TABLEAU_STATES states, else the
+   * tableau within AUTO_TABLEAU_WORK work units and AUTO_TABLEAU_STATES states, else the
    * product. The tableau merges eventualities that conjuncts share (`F b` pending for two
    * reasons is one obligation), so it is often several times smaller; on long lists of
    * `G(p → X q)` assumptions it spends seconds per hundred states, where the product is quick.
+   * The choice reads no clock, so the automaton is the same on every machine and under any
+   * `deadline`: running out of time throws, it never picks the other construction.
    */
   readonly productOfConjuncts?: boolean;
+  /** The automatic mode's work budget for the tableau (default AUTO_TABLEAU_WORK units). */
+  readonly tableauWork?: number;
 }
 
 export interface SymbolicEdge {
@@ -109,19 +113,26 @@ export function translateLtlSymbolic(f: Formula, bdd: BddManager, options: Trans
   const parts = mode === false ? [] : conjuncts(root);
   if (parts.length <= 1) return tableauTranslation(root, aps, bdd, options, poll, maxStates);
   if (mode === true) return productOfConjuncts(parts, aps, bdd, options, poll);
-  const now = performance.now();
-  const sliceEnd = options.deadline === undefined ? undefined : now + Math.max(50, (options.deadline - now) / 4);
   try {
-    const slicePoll = deadlineChecker(sliceEnd, options.tick);
-    return tableauTranslation(root, aps, bdd, options, slicePoll, Math.min(maxStates, AUTO_TABLEAU_STATES));
+    return tableauTranslation(root, aps, bdd, options, poll, Math.min(maxStates, AUTO_TABLEAU_STATES), options.tableauWork ?? AUTO_TABLEAU_WORK);
   } catch (err) {
-    if (!(err instanceof TimeoutError) || (options.deadline !== undefined && performance.now() > options.deadline)) throw err;
+    // Past the work budget or the state cap: the product. Past the deadline (or a `tick`'s own
+    // limit): the caller's `unknown`, never the other automaton.
+    if (!(err instanceof TimeoutError) || err.reason === 'deadline') throw err;
   }
   return productOfConjuncts(parts, aps, bdd, options, poll);
 }
 
 /** Largest whole-conjunction tableau the automatic mode builds before switching to the product. */
 const AUTO_TABLEAU_STATES = 3000;
+/**
+ * Most work units (`Tableau.work`) the automatic mode spends on the whole-conjunction tableau
+ * before switching to the product. Chosen on the corpus and a SYNTCOMP sample (docs/synthesis.md,
+ * "Tableau or product"): above every tableau that finished there, below where the slow ones
+ * (Demo1, Morning2, FelixSpecFixed5: thousands of states or one state of hundreds of thousands
+ * of terms) had spent a second.
+ */
+const AUTO_TABLEAU_WORK = 40_000_000;
 
 function tableauTranslation(
   root: Formula,
@@ -130,8 +141,9 @@ function tableauTranslation(
   options: TranslateOptions,
   poll: () => void,
   maxStates: number,
+  maxWork = Infinity,
 ): SymbolicTgba {
-  const tableau = new Tableau(bdd, poll);
+  const tableau = new Tableau(bdd, poll, maxWork);
 
   // Explore every reachable state.
   const states: Formula[] = [];
