@@ -37,16 +37,16 @@ const IMPLIED_MATRIX_MAX_TARGETS = 4096;
 
 /**
  * Weights of the work units (`Tableau.work`), a measure of the tableau's running time that reads
- * no clock: one unit per pair of terms a reduction compares, WORK_PER_STEP per poll point (a
- * pair of terms multiplied, a term of a reduction's outer loop), WORK_PER_TERM per term reduced
- * (normalizing its target, grouping, interning), WORK_PER_NODE per BDD node made. Fitted on the
- * corpus and a SYNTCOMP sample (docs/synthesis.md, "Tableau or product"): a million units take
- * about 20 ms (10–70 ms from spec to spec, warm or cold); no single count comes close (poll
- * points alone: 7–350 per ms).
+ * no clock: a quarter unit per pair of terms a reduction compares, WORK_PER_STEP per poll point
+ * (a pair of terms multiplied, a term of a reduction's outer loop), WORK_PER_TERM per term
+ * reduced (normalizing its target, grouping, interning), WORK_PER_NODE per BDD node made. Fitted
+ * on the corpus and a SYNTCOMP sample (docs/synthesis.md, "Tableau or product"): a million units
+ * take about 23 ms (8–61 ms from spec to spec, 5th to 95th percentile, with the machine's load
+ * and JIT warm-up in it); no single count comes close (each spreads over a factor of 30–80).
  */
 const WORK_PER_STEP = 20;
 const WORK_PER_TERM = 150;
-const WORK_PER_NODE = 100;
+const WORK_PER_NODE = 300;
 
 /** Above this many terms in one expansion, the verifier expands per controller transition. */
 const FULL_EXPANSION_LIMIT = 256;
@@ -380,8 +380,9 @@ export class Tableau {
     // redundant, not wrong): past DOMINATION_MAX_TERMS it would run for hours (finding_nemo_pb_6:
     // 262,144 terms in one state), so the terms are kept as they are.
     if (list.length < 2 || list.length > DOMINATION_MAX_TERMS) return list.filter((t) => t.guard !== BDD_FALSE);
-    // Charged before the quadratic pass, so a budget stops it at its first poll rather than after.
-    this.units += list.length * list.length;
+    // Charged before the quadratic pass, so a budget stops it at its first poll rather than after
+    // (a quarter unit a pair: most pairs are dismissed on their pending sets or disjoint guards).
+    this.units += (list.length * list.length) / 4;
     // The quadratic domination pass is the tableau's hot spot: compare pending sets as bit masks
     // and memoise implication between the (few) distinct targets in a local matrix.
     const pendingIds = [...new Set(list.flatMap((t) => t.pending))];
