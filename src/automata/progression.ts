@@ -133,6 +133,27 @@ export class Progression {
     return r;
   }
 
+  /**
+   * The state with every obligation ψ replaced by the state of `rewrite(ψ)`: a state of another
+   * formula built from the same obligations (the Master Theorem's `af(φ, u)[X]ν`,
+   * src/ltl/master-theorem.ts). `memo` belongs to one rewriting.
+   */
+  substitute(n: BddNode, rewrite: (f: Formula) => Formula, memo: Map<BddNode, BddNode>): BddNode {
+    if (n <= 1) return n;
+    const hit = memo.get(n);
+    if (hit !== undefined) return hit;
+    this.tick();
+    const f = this.obligationOf.get(this.bdd.varOf(n));
+    if (f === undefined) throw new Error('progression: a state mentions a letter');
+    const u = this.state(rewrite(f));
+    const hi = this.substitute(this.bdd.high(n), rewrite, memo);
+    const lo = this.substitute(this.bdd.low(n), rewrite, memo);
+    const positive = this.bdd.implies(this.bdd.low(n), this.bdd.high(n));
+    const r = positive ? this.bdd.or(this.bdd.and(u, hi), lo) : this.bdd.or(this.bdd.and(u, hi), this.bdd.and(this.bdd.not(u), lo));
+    memo.set(n, r);
+    return r;
+  }
+
   private obligation(f: Formula): BddNode {
     const node = this.bdd.variable(`${OBLIGATION_PREFIX}${f.id}`);
     this.obligationOf.set(this.bdd.varOf(node), f);

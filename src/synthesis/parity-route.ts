@@ -44,6 +44,12 @@ export interface ParityRouteOptions {
   readonly maxFirstMoves?: number;
   readonly maxMoveNodes?: number;
   readonly progress?: (msg: string) => void;
+  /**
+   * Take atoms outside the fragment through the Master Theorem (components.ts): every LTL
+   * formula within its guess limits. Off by default: on the corpus's TSL-derived specs its games
+   * cost more than the bounded engine's (docs/synthesis.md, "General LTL").
+   */
+  readonly general?: boolean;
 }
 
 export interface ParityRouteStats {
@@ -142,7 +148,7 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const enforce = spec.initially.length === 0;
   const outputDims = dimensionsFor(outputs, enforce ? spec.signals : []);
   const enforced = spec.signals.filter((g) => outputDims.some((d) => d.vars.length > 1 && d.vars[0] === g.updates[0]));
-  const comps = componentsOf(spec, enforced, tick);
+  const comps = componentsOf(spec, enforced, tick, options.general === true);
   if (!comps) return { verdict: 'unsupported', reason: 'a conjunct outside the fragment' };
   const { components, acceptanceBdd: acc } = comps;
   progress(`parity route: ${components.length} components (${components.map((c) => c.label).join(', ')})`);
