@@ -213,7 +213,13 @@ class RestartComponent implements Component {
   private weaken(a: BddNode): BddNode {
     return this.progression.substitute(a, this.rewrite, this.weakened);
   }
+  /** Whether no restart can ever happen: D is `true` from the start. */
+  get settledAtStart(): boolean {
+    return this.pairs[this.initial][1] === BDD_TRUE;
+  }
   private id(a: BddNode, d: BddNode): number {
+    // D = `true` never fails again, so A no longer matters: one state for all of them.
+    if (d === BDD_TRUE) a = BDD_TRUE;
     const key = `${a},${d}`;
     let id = this.ids.get(key);
     if (id === undefined) {
@@ -234,9 +240,9 @@ class RestartComponent implements Component {
   }
   permanent(state: number): boolean | undefined {
     const [a, d] = this.pairs[state];
-    // φ violated: every step restarts from `false`. φ discharged with D done: no restart ever.
+    // φ violated: every step restarts from `false`. D = `true`: no restart ever.
     if (a === BDD_FALSE) return true;
-    if (a === BDD_TRUE && d === BDD_TRUE) return false;
+    if (d === BDD_TRUE) return false;
     return undefined;
   }
   current(state: number): boolean | undefined {
@@ -346,7 +352,10 @@ export function componentsOf(
     let acc = BDD_FALSE;
     for (const guess of guesses) {
       const key = `m${f.id}:${guess.mu.map((g) => g.id).join(',')}`;
-      const restarts = sharedAtom(key, () => new RestartComponent(`restarts of ${guess.mu.length}-guess`, progression, f, guess.mu));
+      const component = new RestartComponent(`restarts of ${guess.mu.length}-guess`, progression, f, guess.mu);
+      // A guess whose safety formula is `true` from the start (e.g. X = {F(q W r)} for
+      // `G(p ∨ F(q W r))`) never restarts: no component, no mark.
+      const restarts = component.settledAtStart ? BDD_FALSE : sharedAtom(key, () => component);
       let some = BDD_FALSE;
       for (const alt of guess.alternatives) {
         let all = BDD_TRUE;
