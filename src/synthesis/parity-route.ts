@@ -134,6 +134,8 @@ interface Position {
   readonly condition: BddNode;
   edges?: readonly Edge[];
   moves?: readonly FirstMove[];
+  /** Each edge's marks as a set over the Zielonka tree's marks of this position's condition. */
+  markSets?: Int32Array;
 }
 
 export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): ParityRouteResult {
@@ -356,13 +358,12 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     if (pos.edges) return pos.edges;
     interface Split {
       guard: BddNode;
-      key: string;
       next: number[];
       marks: number[];
       /** The acceptance with the atoms settled by `next` fixed. */
       settled: BddNode;
     }
-    let classes: Split[] = [{ guard: oneHot, key: '', next: pos.states.map(() => -1), marks: [], settled: comps.acceptance }];
+    let classes: Split[] = [{ guard: oneHot, next: pos.states.map(() => -1), marks: [], settled: comps.acceptance }];
     for (const k of order) {
       const state = pos.states[k];
       if (state < 0) continue;
@@ -373,13 +374,16 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
       let within = BDD_FALSE;
       for (const c of classes) if (splits(c)) within = lbdd.or(within, c.guard);
       const steps = within === BDD_FALSE ? [] : stepsOf(k, state, within);
-      const merged = new Map<string, Split>();
-      for (const c of classes) {
+      // A class is split by this component's steps into one class per (step target, mark): the
+      // classes so far are distinct, so (class index, target, mark) is a key (a number: string
+      // keys of every component's choices were a tenth of full_arbiter_enc's game construction).
+      // A class the component does not split stays as it is.
+      const merged = new Map<number, Split>();
+      const next: Split[] = [];
+      for (let ci = 0; ci < classes.length; ci++) {
+        const c = classes[ci];
         if (!splits(c)) {
-          const key = `${c.key}-,`;
-          const same = merged.get(key);
-          if (same) same.guard = lbdd.or(same.guard, c.guard);
-          else merged.set(key, { ...c, key });
+          next.push(c);
           continue;
         }
         for (const step of steps) {
@@ -387,20 +391,22 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
           tick();
           const guard = lbdd.and(c.guard, step.guard);
           if (guard === BDD_FALSE) continue;
-          const key = `${c.key}${step.to}${step.mark ? '*' : ''},`;
+          const key = (ci * 2 ** 31 + step.to) * 2 + (step.mark ? 1 : 0);
           const same = merged.get(key);
           if (same) {
             same.guard = lbdd.or(same.guard, guard);
             continue;
           }
-          const next = [...c.next];
-          next[k] = step.to;
+          const states = [...c.next];
+          states[k] = step.to;
           const v = components[k].permanent(step.to);
           const settled = v === undefined ? c.settled : fix(c.settled, k, v);
-          merged.set(key, { guard, key, next, marks: step.mark ? [...c.marks, k] : c.marks, settled });
+          const split = { guard, next: states, marks: step.mark ? [...c.marks, k] : c.marks, settled };
+          merged.set(key, split);
+          next.push(split);
         }
       }
-      classes = [...merged.values()];
+      classes = next;
       tick();
     }
     const byTarget = new Map<string, { to: number; marks: number[]; guard: BddNode }>();
@@ -517,22 +523,41 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const succ: number[][] = [[SINK_WIN], [SINK_LOSE]];
   /** What each vertex is: [position, leaf, priority or class], kind. */
   const what: Array<{ readonly position: number; readonly leaf: number; readonly x: number; readonly first: boolean } | undefined> = [undefined, undefined];
-  const vertexIds = new Map<string, number>();
+  // One map per position, keyed by a number: string keys for 600,000 vertices were a sixth of
+  // full_arbiter_enc's game construction. x (a priority or a move class) stays below 2^21.
+  const vertexIds: Array<Map<number, number> | undefined> = [];
   let tooLarge = false;
   const vertex = (position: number, leaf: number, x: number, first: boolean): number => {
     if (position < 0) return -1 - position;
-    const key = `${first ? 'f' : 's'}${position},${leaf},${x}`;
-    let id = vertexIds.get(key);
+    const ids = (vertexIds[position] ??= new Map());
+    const key = (leaf * 2 + (first ? 1 : 0)) * 2_097_152 + x;
+    let id = ids.get(key);
     if (id === undefined) {
       id = owner.length;
       if (id >= maxVertices) tooLarge = true;
-      vertexIds.set(key, id);
+      ids.set(key, id);
       owner.push(first ? firstPlayer : 1 - firstPlayer);
       priority.push(first ? x : 0);
       succ.push([]);
       what.push({ position, leaf, x, first });
     }
     return id;
+  };
+  /**
+   * The edges' mark sets of a position, once per position rather than per second-mover vertex:
+   * full_arbiter_enc's 17 Büchi components mark most steps, and mapping the marks edge by edge
+   * and vertex by vertex was a fifth of its game construction.
+   */
+  const markSetsOf = (pos: Position, edges: readonly Edge[], marks: readonly number[]): Int32Array => {
+    if (pos.markSets) return pos.markSets;
+    const sets = new Int32Array(edges.length);
+    edges.forEach((m, j) => {
+      for (const k of m.marks) {
+        const i = marks.indexOf(k);
+        if (i >= 0) sets[j] |= 1 << i;
+      }
+    });
+    return (pos.markSets = sets);
   };
   const initialStates = components.map((c) => c.initial);
   const initialPosition = positionOf(initialStates);
@@ -561,12 +586,7 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
           succ[v].push(vertex(m.to, 0, 0, true));
           continue;
         }
-        let set = 0;
-        for (const k of m.marks) {
-          const i = entry.marks.indexOf(k);
-          if (i >= 0) set |= 1 << i;
-        }
-        const step = entry.tree.step(w.leaf, set);
+        const step = entry.tree.step(w.leaf, markSetsOf(pos, edges, entry.marks)[j]);
         const p = PRIORITY_BASE - step.depth - (entry.tree.rootAccepting ? 0 : 1);
         succ[v].push(vertex(m.to, step.leaf, p, true));
       }
