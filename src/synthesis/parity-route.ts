@@ -520,9 +520,15 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const firstPlayer = mealy ? 1 : 0;
   const owner: number[] = [0, 1];
   const priority: number[] = [2, 1];
-  const succ: number[][] = [[SINK_WIN], [SINK_LOSE]];
-  /** What each vertex is: [position, leaf, priority or class], kind. */
-  const what: Array<{ readonly position: number; readonly leaf: number; readonly x: number; readonly first: boolean } | undefined> = [undefined, undefined];
+  // Vertices are expanded in the order they are made, each at once, so their successors are
+  // one flat list with a start per vertex; and what a vertex is, parallel lists of numbers.
+  // (An array and an object per vertex were most of the route's garbage collection.)
+  const succList: number[] = [SINK_WIN, SINK_LOSE];
+  const succFrom: number[] = [0, 1, 2];
+  /** What each vertex is: its position, Zielonka leaf, priority (first mover) or class (second). */
+  const whatPosition: number[] = [-1, -1];
+  const whatLeaf: number[] = [0, 0];
+  const whatX: number[] = [0, 0];
   // One map per position, keyed by a number: string keys for 600,000 vertices were a sixth of
   // full_arbiter_enc's game construction. x (a priority or a move class) stays below 2^21.
   const vertexIds: Array<Map<number, number> | undefined> = [];
@@ -538,8 +544,9 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
       ids.set(key, id);
       owner.push(first ? firstPlayer : 1 - firstPlayer);
       priority.push(first ? x : 0);
-      succ.push([]);
-      what.push({ position, leaf, x, first });
+      whatPosition.push(position);
+      whatLeaf.push(leaf);
+      whatX.push(x);
     }
     return id;
   };
@@ -565,31 +572,34 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   try {
     for (let v = 2; v < owner.length && !tooLarge; v++) {
       tick();
-      const w = what[v]!;
-      const pos = positions[w.position];
-      if (w.first) {
-        const moves = movesOf(w.position);
-        for (let li = 0; li < moves.length; li++) succ[v].push(vertex(w.position, w.leaf, li, false));
+      const position = whatPosition[v];
+      const leaf = whatLeaf[v];
+      const pos = positions[position];
+      if (owner[v] === firstPlayer) {
+        const moves = movesOf(position);
+        for (let li = 0; li < moves.length; li++) succList.push(vertex(position, leaf, li, false));
+        succFrom.push(succList.length);
         continue;
       }
       const entry = treeOf(pos.condition);
       if (!entry) return { verdict: 'unsupported', reason: 'acceptance condition too large' };
-      const edges = edgesOf(w.position);
-      for (const j of movesOf(w.position)[w.x].edges) {
+      const edges = edgesOf(position);
+      for (const j of movesOf(position)[whatX[v]].edges) {
         const m = edges[j];
         if (m.to < 0) {
-          succ[v].push(-1 - m.to);
+          succList.push(-1 - m.to);
           continue;
         }
         const target = positions[m.to];
         if (target.condition !== pos.condition) {
-          succ[v].push(vertex(m.to, 0, 0, true));
+          succList.push(vertex(m.to, 0, 0, true));
           continue;
         }
-        const step = entry.tree.step(w.leaf, markSetsOf(pos, edges, entry.marks)[j]);
+        const step = entry.tree.step(leaf, markSetsOf(pos, edges, entry.marks)[j]);
         const p = PRIORITY_BASE - step.depth - (entry.tree.rootAccepting ? 0 : 1);
-        succ[v].push(vertex(m.to, step.leaf, p, true));
+        succList.push(vertex(m.to, step.leaf, p, true));
       }
+      succFrom.push(succList.length);
     }
   } catch (err) {
     // A position with too many first-mover moves: the bounded engine takes the spec.
@@ -601,10 +611,9 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   progress(`parity route: ${positions.length} positions, ${owner.length} vertices`);
 
   const n = owner.length;
-  const succStart = new Int32Array(n + 1);
-  for (let v = 0; v < n; v++) succStart[v + 1] = succStart[v] + succ[v].length;
-  const flat = new Int32Array(succStart[n]);
-  for (let v = 0; v < n; v++) flat.set(succ[v], succStart[v]);
+  const succStart = Int32Array.from(succFrom);
+  const flat = Int32Array.from(succList);
+  const succ = (v: number): Int32Array => flat.subarray(succStart[v], succStart[v + 1]);
   const solution = solveParityGame(
     { vertexCount: n, owner: Uint8Array.from(owner), priority: Int32Array.from(priority), succStart, succ: flat },
     tick,
@@ -648,9 +657,8 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
 
   /** The edge a second-mover vertex's move to `target` takes, and the first mover's class. */
   function edgeTo(w: number, target: number): { edge: Edge; move: FirstMove } {
-    const { position, x } = what[w]!;
-    const move = movesOf(position)[x];
-    return { edge: edgesOf(position)[move.edges[succ[w].indexOf(target)]], move };
+    const move = movesOf(whatPosition[w])[whatX[w]];
+    return { edge: edgesOf(whatPosition[w])[move.edges[succ(w).indexOf(target)]], move };
   }
   /** f with the first mover's letters fixed by a complete valuation of them. */
   function restrictFirst(f: BddNode, values: Cube): BddNode {
@@ -702,12 +710,12 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
       if (winner.movesFirst) {
         const w = strategy[v];
         if (w < 0) throw new Error(`parity route: no winning move for the ${winner.name}`);
-        const { position, x } = what[w]!;
-        const move = movesOf(position)[x];
+        const position = whatPosition[w];
+        const move = movesOf(position)[whatX[w]];
         const own = completeFirst(move.guard);
-        succ[w].forEach((t, i) => join(own, states.of(t), restrictFirst(edgesOf(position)[move.edges[i]].guard, own)));
+        succ(w).forEach((t, i) => join(own, states.of(t), restrictFirst(edgesOf(position)[move.edges[i]].guard, own)));
       } else
-        for (const w of succ[v]) {
+        for (const w of succ(v)) {
           const t = strategy[w];
           if (t < 0) throw new Error(`parity route: no winning move for the ${winner.name}`);
           const { edge, move } = edgeTo(w, t);
