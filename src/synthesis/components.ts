@@ -254,8 +254,8 @@ type Part = 'initially' | 'preset' | 'assumptions' | 'guarantees';
 
 /**
  * The spec's components and acceptance, or undefined when some conjunct is outside the
- * supported fragment (with `general`: outside the Master Theorem's guess limits). The first mover's propositions lead the letter order (the environment's
- * for Mealy specs). `enforcedSignals`: TSL signals the move enumeration keeps one-hot, whose
+ * supported fragment (with `general`: past the Master Theorem's guess limits). The first
+ * mover's propositions lead the letter order (the environment's for Mealy specs). `enforcedSignals`: TSL signals the move enumeration keeps one-hot, whose
  * exactly-one rule is then left out.
  */
 export function componentsOf(
@@ -352,10 +352,13 @@ export function componentsOf(
     let acc = BDD_FALSE;
     for (const guess of guesses) {
       const key = `m${f.id}:${guess.mu.map((g) => g.id).join(',')}`;
-      const component = new RestartComponent(`restarts of ${guess.mu.length}-guess`, progression, f, guess.mu);
-      // A guess whose safety formula is `true` from the start (e.g. X = {F(q W r)} for
-      // `G(p ∨ F(q W r))`) never restarts: no component, no mark.
-      const restarts = component.settledAtStart ? BDD_FALSE : sharedAtom(key, () => component);
+      let restarts = shared.get(key);
+      if (restarts === undefined) {
+        const component = new RestartComponent(`restarts of ${guess.mu.length}-guess`, progression, f, guess.mu);
+        // A guess whose safety formula is `true` from the start (e.g. X = {F(q W r)} for
+        // `G(p ∨ F(q W r))`) never restarts: no component, no mark.
+        restarts = component.settledAtStart ? BDD_FALSE : sharedAtom(key, () => component);
+      }
       let some = BDD_FALSE;
       for (const alt of guess.alternatives) {
         let all = BDD_TRUE;
