@@ -106,6 +106,8 @@ export const MAX_STEP_CLASSES = 4096;
 /** Thrown when a position's moves or a step are beyond the bounds above; the route answers `unsupported`. */
 class TooManyMoves extends Error {}
 
+/** Bound on a vertex's priority or move index, the low part of its numeric key. */
+const VERTEX_X_LIMIT = 2 ** 21;
 /** Highest priority base: above every tree's depth (≤ MAX_MONOTONE_MARKS + 1). */
 const PRIORITY_BASE = 40;
 const SINK_WIN = 0;
@@ -160,7 +162,8 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   // A single conjunction of letter guards can take seconds: the BDD package polls the clock too.
   // …and counts the nodes one position's moves make (`movesOf`).
   let moveNodesEnd = Infinity;
-  const maxFirstMoves = options.maxFirstMoves ?? MAX_FIRST_MOVES;
+  // Below 2^21 whatever the caller asks: a move's index is part of a vertex's numeric key (`vertex`).
+  const maxFirstMoves = Math.min(options.maxFirstMoves ?? MAX_FIRST_MOVES, VERTEX_X_LIMIT - 1);
   const maxMoveNodes = options.maxMoveNodes ?? MAX_MOVE_NODES;
   lbdd.poll = () => {
     tick();
@@ -530,13 +533,13 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const whatLeaf: number[] = [0, 0];
   const whatX: number[] = [0, 0];
   // One map per position, keyed by a number: string keys for 600,000 vertices were a sixth of
-  // full_arbiter_enc's game construction. x (a priority or a move class) stays below 2^21.
+  // full_arbiter_enc's game construction. x (a priority or a move class) stays below VERTEX_X_LIMIT.
   const vertexIds: Array<Map<number, number> | undefined> = [];
   let tooLarge = false;
   const vertex = (position: number, leaf: number, x: number, first: boolean): number => {
     if (position < 0) return -1 - position;
     const ids = (vertexIds[position] ??= new Map());
-    const key = (leaf * 2 + (first ? 1 : 0)) * 2_097_152 + x;
+    const key = (leaf * 2 + (first ? 1 : 0)) * VERTEX_X_LIMIT + x;
     let id = ids.get(key);
     if (id === undefined) {
       id = owner.length;
