@@ -133,6 +133,15 @@ export class Progression {
     return r;
   }
 
+  /**
+   * The state with every obligation ψ replaced by the state of `rewrite(ψ)`: a state of another
+   * formula built from the same obligations (the Master Theorem's `af(φ, u)[X]ν`,
+   * src/ltl/master-theorem.ts). `memo` belongs to one rewriting.
+   */
+  substitute(n: BddNode, rewrite: (f: Formula) => Formula, memo: Map<BddNode, BddNode>): BddNode {
+    return this.replaceObligations(n, (f) => this.state(rewrite(f)), memo);
+  }
+
   private obligation(f: Formula): BddNode {
     const node = this.bdd.variable(`${OBLIGATION_PREFIX}${f.id}`);
     this.obligationOf.set(this.bdd.varOf(node), f);
@@ -141,24 +150,30 @@ export class Progression {
 
   /** The state with every obligation replaced by its unfolding: letters, then next obligations. */
   private compose(n: BddNode): BddNode {
+    return this.replaceObligations(n, (f) => this.unfold(f), this.composed);
+  }
+
+  /** n with each obligation variable replaced by `value` of its formula. */
+  private replaceObligations(n: BddNode, value: (f: Formula) => BddNode, memo: Map<BddNode, BddNode>): BddNode {
     if (n <= 1) return n;
-    const hit = this.composed.get(n);
+    const hit = memo.get(n);
     if (hit !== undefined) return hit;
     this.tick();
     const f = this.obligationOf.get(this.bdd.varOf(n));
     if (f === undefined) throw new Error('progression: a state mentions a letter');
-    const u = this.unfold(f);
-    const hi = this.compose(this.bdd.high(n));
-    const lo = this.compose(this.bdd.low(n));
+    const u = value(f);
+    const hi = this.replaceObligations(this.bdd.high(n), value, memo);
+    const lo = this.replaceObligations(this.bdd.low(n), value, memo);
     // States are positive in their obligations (n's low branch implies its high one), so n is
     // (x ∧ high) ∨ low and the substitution needs no ¬u: the complement of an unfolding over
     // letters and next obligations is as large as the unfolding, and building it and the
     // second conjunction was most of a step's cost (finding_nemo_pb_4: 1.4 s of 2.1).
     const n0 = this.bdd.low(n);
     const r = this.bdd.implies(n0, this.bdd.high(n)) ? this.bdd.or(this.bdd.and(u, hi), lo) : this.bdd.or(this.bdd.and(u, hi), this.bdd.and(this.bdd.not(u), lo));
-    this.composed.set(n, r);
+    memo.set(n, r);
     return r;
   }
+
 
   /** What `f` requires of the current letter and of the next position (`X ψ` as obligation ψ). */
   private unfold(f: Formula): BddNode {

@@ -22,14 +22,18 @@
  *
  * A safety or co-safety atom's value is known at every position for as long as the play stays
  * there (`current`), and for good once its state is a sink (`permanent`); a Büchi atom is
- * `Inf(mark)`. Anything else (`G(r → F G g)`, `G F s` with s not co-safety, `X` over liveness)
- * is not supported: `componentsOf` returns undefined and the bounded engine takes the spec.
+ * `Inf(mark)`. Anything else (`G(p ∨ F(q W r))`, `G(r → F G g)`, `X` over liveness) goes
+ * through the Master Theorem (src/ltl/master-theorem.ts): a disjunction over guesses of a
+ * co-Büchi restart component on the formula's own progression and `G c` / `F s` atoms as above.
+ * That is only with `general` (the route taken on request); otherwise, and past the guess
+ * limits, `componentsOf` returns undefined and the bounded engine takes the spec.
  */
 import { BDD_FALSE, BDD_TRUE, BddManager, type BddNode } from '../automata/bdd.js';
 import { Progression } from '../automata/progression.js';
 import { type GameSpec, exactlyOne, inputNames, outputNames, type SignalGroup } from '../game/spec.js';
 import { and, F, type Formula, G, isPropositional, M, not, or, W } from '../ltl/formula.js';
 import { isSyntacticCosafety, isSyntacticSafety } from '../ltl/fragments.js';
+import { masterGuesses, type MasterLimits, nuRewrite } from '../ltl/master-theorem.js';
 import { toNnf } from '../ltl/nnf.js';
 
 export interface Component {
@@ -60,6 +64,13 @@ export interface Components {
   readonly acceptance: BddNode;
   readonly acceptanceBdd: BddManager;
 }
+
+/**
+ * Bounds on the Master Theorem's guesses for one atom outside the fragment: 2^|μ| guesses X,
+ * each with the subsets Y of the ν-subformulas below X. Each guess is one more component and
+ * mark; the Zielonka tree takes at most 16 non-monotone marks in all (zielonka-tree.ts).
+ */
+const MASTER_LIMITS: MasterLimits = { maxMu: 4, maxPairs: 64 };
 
 /** Settled states of a progression component. */
 const isSink = (s: number) => s === BDD_TRUE || s === BDD_FALSE;
@@ -170,15 +181,89 @@ class BreakpointComponent implements Component {
   }
 }
 
+/**
+ * Condition (1) of the Master Theorem (src/ltl/master-theorem.ts) for one guess X: "from some
+ * position i on, the suffix satisfies `af(φ, w₀…wᵢ₋₁)[X]ν`". States are pairs (A, D): A the
+ * progression of φ, D the progression of the safety formula `A[X]ν` taken at the last restart.
+ * When D fails the step is marked and D restarts from the current A. The condition holds iff
+ * restarts stop (the atom is `Inf(mark)`, used negated): once some wᵢ satisfies `Aᵢ[X]ν`, every
+ * later `Aⱼ[X]ν` holds on wⱼ too, so a restart after i is the last; and D never failing after the
+ * last restart means its safety formula holds there. Restarting from the current A, rather than
+ * progressing a fresh `Aᵢ[X]ν` from every position, keeps one D instead of a set of them.
+ */
+class RestartComponent implements Component {
+  readonly kind = 'buchi';
+  readonly initial: number;
+  private readonly pairs: Array<readonly [BddNode, BddNode]> = [];
+  private readonly ids = new Map<string, number>();
+  private readonly weakened = new Map<BddNode, BddNode>();
+  private readonly rewrite: (f: Formula) => Formula;
+  constructor(
+    readonly label: string,
+    private readonly progression: Progression,
+    phi: Formula,
+    mu: readonly Formula[],
+  ) {
+    const inX = new Set(mu.map((g) => g.id));
+    const memo = new Map<number, Formula>();
+    this.rewrite = (f) => nuRewrite(f, inX, memo);
+    const a = progression.state(phi);
+    this.initial = this.id(a, this.weaken(a));
+  }
+  private weaken(a: BddNode): BddNode {
+    return this.progression.substitute(a, this.rewrite, this.weakened);
+  }
+  /** Whether no restart can ever happen: D is `true` from the start. */
+  get settledAtStart(): boolean {
+    return this.pairs[this.initial][1] === BDD_TRUE;
+  }
+  private id(a: BddNode, d: BddNode): number {
+    // D = `true` never fails again, so A no longer matters: one state for all of them.
+    if (d === BDD_TRUE) a = BDD_TRUE;
+    const key = `${a},${d}`;
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.pairs.length;
+      this.pairs.push([a, d]);
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+  groups(state: number): readonly (readonly BddNode[])[] {
+    const [a, d] = this.pairs[state];
+    return [this.progression.factors(a), this.progression.factors(d)];
+  }
+  successor(_state: number, groups: readonly BddNode[]): { to: number; mark: boolean } {
+    const [a, d] = groups;
+    if (d !== BDD_FALSE) return { to: this.id(a, d), mark: false };
+    return { to: this.id(a, this.weaken(a)), mark: true };
+  }
+  permanent(state: number): boolean | undefined {
+    const [a, d] = this.pairs[state];
+    // φ violated: every step restarts from `false`. D = `true`: no restart ever.
+    if (a === BDD_FALSE) return true;
+    if (d === BDD_TRUE) return false;
+    return undefined;
+  }
+  current(state: number): boolean | undefined {
+    return this.permanent(state);
+  }
+}
+
 type Part = 'initially' | 'preset' | 'assumptions' | 'guarantees';
 
 /**
  * The spec's components and acceptance, or undefined when some conjunct is outside the
- * supported fragment. The first mover's propositions lead the letter order (the environment's
- * for Mealy specs). `enforcedSignals`: TSL signals the move enumeration keeps one-hot, whose
+ * supported fragment (with `general`: past the Master Theorem's guess limits). The first
+ * mover's propositions lead the letter order (the environment's for Mealy specs). `enforcedSignals`: TSL signals the move enumeration keeps one-hot, whose
  * exactly-one rule is then left out.
  */
-export function componentsOf(spec: GameSpec, enforcedSignals: readonly SignalGroup[], tick: () => void = () => {}): Components | undefined {
+export function componentsOf(
+  spec: GameSpec,
+  enforcedSignals: readonly SignalGroup[],
+  tick: () => void = () => {},
+  general = false,
+): Components | undefined {
   const inputs = inputNames(spec);
   const outputs = outputNames(spec);
   const mealy = spec.semantics === 'mealy';
@@ -253,8 +338,44 @@ export function componentsOf(spec: GameSpec, enforcedSignals: readonly SignalGro
       }
       return acc;
     }
-    return undefined;
+    return general ? master(f) : undefined;
   };
+  /**
+   * Anything else through the Master Theorem: the disjunction over the guesses X of "restarts
+   * stop" ∧ (some Y's `G F c` ∧ `F G s` atoms, all inside the fragment above). Undefined past
+   * the guess limits, or if an atom of a guess is itself outside the fragment (it never is).
+   */
+  const master = (f: Formula): BddNode | undefined => {
+    const guesses = masterGuesses(f, MASTER_LIMITS);
+    if (guesses === undefined) return undefined;
+    const a = acceptanceBdd;
+    let acc = BDD_FALSE;
+    for (const guess of guesses) {
+      const key = `m${f.id}:${guess.mu.map((g) => g.id).join(',')}`;
+      let restarts = shared.get(key);
+      if (restarts === undefined) {
+        const component = new RestartComponent(`restarts of ${guess.mu.length}-guess`, progression, f, guess.mu);
+        // A guess whose safety formula is `true` from the start (e.g. X = {F(q W r)} for
+        // `G(p ∨ F(q W r))`) never restarts: no component, no mark.
+        restarts = component.settledAtStart ? BDD_FALSE : sharedAtom(key, () => component);
+      }
+      let some = BDD_FALSE;
+      for (const alt of guess.alternatives) {
+        let all = BDD_TRUE;
+        for (const g of [...alt.recurrent.map((c) => G(F(c))), ...alt.persistent.map((s) => F(G(s)))]) {
+          const x = atomOfFragment(toNnf(g));
+          if (x === undefined) return undefined;
+          all = a.and(all, x);
+        }
+        some = a.or(some, all);
+      }
+      acc = a.or(acc, a.and(a.not(restarts), some));
+    }
+    return acc;
+  };
+  /** atomOf without the Master Theorem fallback (its own atoms are always in the fragment). */
+  const atomOfFragment = (f: Formula): BddNode | undefined =>
+    (f.kind === 'G' && isSyntacticCosafety(f.arg)) || (f.kind === 'F' && isSyntacticSafety(f.arg)) ? atomOf(f) : undefined;
   /** `G F p`, one mark per set of letters p (a BDD). */
   const recurrence = (label: string, p: Formula): BddNode => {
     const letter = bdd.fromFormula(p);

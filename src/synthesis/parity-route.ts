@@ -44,6 +44,12 @@ export interface ParityRouteOptions {
   readonly maxFirstMoves?: number;
   readonly maxMoveNodes?: number;
   readonly progress?: (msg: string) => void;
+  /**
+   * Take atoms outside the fragment through the Master Theorem (components.ts): every LTL
+   * formula within its guess limits. Off by default: on the corpus's TSL-derived specs its games
+   * cost more than the bounded engine's (docs/synthesis.md, "General LTL").
+   */
+  readonly general?: boolean;
 }
 
 export interface ParityRouteStats {
@@ -100,6 +106,8 @@ export const MAX_STEP_CLASSES = 4096;
 /** Thrown when a position's moves or a step are beyond the bounds above; the route answers `unsupported`. */
 class TooManyMoves extends Error {}
 
+/** Bound on a vertex's priority or move index, the low part of its numeric key. */
+const VERTEX_X_LIMIT = 2 ** 21;
 /** Highest priority base: above every tree's depth (≤ MAX_MONOTONE_MARKS + 1). */
 const PRIORITY_BASE = 40;
 const SINK_WIN = 0;
@@ -128,6 +136,8 @@ interface Position {
   readonly condition: BddNode;
   edges?: readonly Edge[];
   moves?: readonly FirstMove[];
+  /** Each edge's marks as a set over the Zielonka tree's marks of this position's condition. */
+  markSets?: Int32Array;
 }
 
 export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): ParityRouteResult {
@@ -142,7 +152,7 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const enforce = spec.initially.length === 0;
   const outputDims = dimensionsFor(outputs, enforce ? spec.signals : []);
   const enforced = spec.signals.filter((g) => outputDims.some((d) => d.vars.length > 1 && d.vars[0] === g.updates[0]));
-  const comps = componentsOf(spec, enforced, tick);
+  const comps = componentsOf(spec, enforced, tick, options.general === true);
   if (!comps) return { verdict: 'unsupported', reason: 'a conjunct outside the fragment' };
   const { components, acceptanceBdd: acc } = comps;
   progress(`parity route: ${components.length} components (${components.map((c) => c.label).join(', ')})`);
@@ -152,7 +162,8 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   // A single conjunction of letter guards can take seconds: the BDD package polls the clock too.
   // …and counts the nodes one position's moves make (`movesOf`).
   let moveNodesEnd = Infinity;
-  const maxFirstMoves = options.maxFirstMoves ?? MAX_FIRST_MOVES;
+  // Below 2^21 whatever the caller asks: a move's index is part of a vertex's numeric key (`vertex`).
+  const maxFirstMoves = Math.min(options.maxFirstMoves ?? MAX_FIRST_MOVES, VERTEX_X_LIMIT - 1);
   const maxMoveNodes = options.maxMoveNodes ?? MAX_MOVE_NODES;
   lbdd.poll = () => {
     tick();
@@ -350,13 +361,12 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     if (pos.edges) return pos.edges;
     interface Split {
       guard: BddNode;
-      key: string;
       next: number[];
       marks: number[];
       /** The acceptance with the atoms settled by `next` fixed. */
       settled: BddNode;
     }
-    let classes: Split[] = [{ guard: oneHot, key: '', next: pos.states.map(() => -1), marks: [], settled: comps.acceptance }];
+    let classes: Split[] = [{ guard: oneHot, next: pos.states.map(() => -1), marks: [], settled: comps.acceptance }];
     for (const k of order) {
       const state = pos.states[k];
       if (state < 0) continue;
@@ -367,13 +377,16 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
       let within = BDD_FALSE;
       for (const c of classes) if (splits(c)) within = lbdd.or(within, c.guard);
       const steps = within === BDD_FALSE ? [] : stepsOf(k, state, within);
-      const merged = new Map<string, Split>();
-      for (const c of classes) {
+      // A class is split by this component's steps into one class per (step target, mark): the
+      // classes so far are distinct, so (class index, target, mark) is a key (a number: string
+      // keys of every component's choices were a tenth of full_arbiter_enc's game construction).
+      // A class the component does not split stays as it is.
+      const merged = new Map<number, Split>();
+      const next: Split[] = [];
+      for (let ci = 0; ci < classes.length; ci++) {
+        const c = classes[ci];
         if (!splits(c)) {
-          const key = `${c.key}-,`;
-          const same = merged.get(key);
-          if (same) same.guard = lbdd.or(same.guard, c.guard);
-          else merged.set(key, { ...c, key });
+          next.push(c);
           continue;
         }
         for (const step of steps) {
@@ -381,20 +394,22 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
           tick();
           const guard = lbdd.and(c.guard, step.guard);
           if (guard === BDD_FALSE) continue;
-          const key = `${c.key}${step.to}${step.mark ? '*' : ''},`;
+          const key = (ci * 2 ** 31 + step.to) * 2 + (step.mark ? 1 : 0);
           const same = merged.get(key);
           if (same) {
             same.guard = lbdd.or(same.guard, guard);
             continue;
           }
-          const next = [...c.next];
-          next[k] = step.to;
+          const states = [...c.next];
+          states[k] = step.to;
           const v = components[k].permanent(step.to);
           const settled = v === undefined ? c.settled : fix(c.settled, k, v);
-          merged.set(key, { guard, key, next, marks: step.mark ? [...c.marks, k] : c.marks, settled });
+          const split = { guard, next: states, marks: step.mark ? [...c.marks, k] : c.marks, settled };
+          merged.set(key, split);
+          next.push(split);
         }
       }
-      classes = [...merged.values()];
+      classes = next;
       tick();
     }
     const byTarget = new Map<string, { to: number; marks: number[]; guard: BddNode }>();
@@ -508,25 +523,51 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const firstPlayer = mealy ? 1 : 0;
   const owner: number[] = [0, 1];
   const priority: number[] = [2, 1];
-  const succ: number[][] = [[SINK_WIN], [SINK_LOSE]];
-  /** What each vertex is: [position, leaf, priority or class], kind. */
-  const what: Array<{ readonly position: number; readonly leaf: number; readonly x: number; readonly first: boolean } | undefined> = [undefined, undefined];
-  const vertexIds = new Map<string, number>();
+  // Vertices are expanded in the order they are made, each at once, so their successors are
+  // one flat list with a start per vertex; and what a vertex is, parallel lists of numbers.
+  // (An array and an object per vertex were most of the route's garbage collection.)
+  const succList: number[] = [SINK_WIN, SINK_LOSE];
+  const succFrom: number[] = [0, 1, 2];
+  /** What each vertex is: its position, Zielonka leaf, priority (first mover) or class (second). */
+  const whatPosition: number[] = [-1, -1];
+  const whatLeaf: number[] = [0, 0];
+  const whatX: number[] = [0, 0];
+  // One map per position, keyed by a number: string keys for 600,000 vertices were a sixth of
+  // full_arbiter_enc's game construction. x (a priority or a move class) stays below VERTEX_X_LIMIT.
+  const vertexIds: Array<Map<number, number> | undefined> = [];
   let tooLarge = false;
   const vertex = (position: number, leaf: number, x: number, first: boolean): number => {
     if (position < 0) return -1 - position;
-    const key = `${first ? 'f' : 's'}${position},${leaf},${x}`;
-    let id = vertexIds.get(key);
+    const ids = (vertexIds[position] ??= new Map());
+    const key = (leaf * 2 + (first ? 1 : 0)) * VERTEX_X_LIMIT + x;
+    let id = ids.get(key);
     if (id === undefined) {
       id = owner.length;
       if (id >= maxVertices) tooLarge = true;
-      vertexIds.set(key, id);
+      ids.set(key, id);
       owner.push(first ? firstPlayer : 1 - firstPlayer);
       priority.push(first ? x : 0);
-      succ.push([]);
-      what.push({ position, leaf, x, first });
+      whatPosition.push(position);
+      whatLeaf.push(leaf);
+      whatX.push(x);
     }
     return id;
+  };
+  /**
+   * The edges' mark sets of a position, once per position rather than per second-mover vertex:
+   * full_arbiter_enc's 17 Büchi components mark most steps, and mapping the marks edge by edge
+   * and vertex by vertex was a fifth of its game construction.
+   */
+  const markSetsOf = (pos: Position, edges: readonly Edge[], marks: readonly number[]): Int32Array => {
+    if (pos.markSets) return pos.markSets;
+    const sets = new Int32Array(edges.length);
+    edges.forEach((m, j) => {
+      for (const k of m.marks) {
+        const i = marks.indexOf(k);
+        if (i >= 0) sets[j] |= 1 << i;
+      }
+    });
+    return (pos.markSets = sets);
   };
   const initialStates = components.map((c) => c.initial);
   const initialPosition = positionOf(initialStates);
@@ -534,36 +575,34 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   try {
     for (let v = 2; v < owner.length && !tooLarge; v++) {
       tick();
-      const w = what[v]!;
-      const pos = positions[w.position];
-      if (w.first) {
-        const moves = movesOf(w.position);
-        for (let li = 0; li < moves.length; li++) succ[v].push(vertex(w.position, w.leaf, li, false));
+      const position = whatPosition[v];
+      const leaf = whatLeaf[v];
+      const pos = positions[position];
+      if (owner[v] === firstPlayer) {
+        const moves = movesOf(position);
+        for (let li = 0; li < moves.length; li++) succList.push(vertex(position, leaf, li, false));
+        succFrom.push(succList.length);
         continue;
       }
       const entry = treeOf(pos.condition);
       if (!entry) return { verdict: 'unsupported', reason: 'acceptance condition too large' };
-      const edges = edgesOf(w.position);
-      for (const j of movesOf(w.position)[w.x].edges) {
+      const edges = edgesOf(position);
+      for (const j of movesOf(position)[whatX[v]].edges) {
         const m = edges[j];
         if (m.to < 0) {
-          succ[v].push(-1 - m.to);
+          succList.push(-1 - m.to);
           continue;
         }
         const target = positions[m.to];
         if (target.condition !== pos.condition) {
-          succ[v].push(vertex(m.to, 0, 0, true));
+          succList.push(vertex(m.to, 0, 0, true));
           continue;
         }
-        let set = 0;
-        for (const k of m.marks) {
-          const i = entry.marks.indexOf(k);
-          if (i >= 0) set |= 1 << i;
-        }
-        const step = entry.tree.step(w.leaf, set);
+        const step = entry.tree.step(leaf, markSetsOf(pos, edges, entry.marks)[j]);
         const p = PRIORITY_BASE - step.depth - (entry.tree.rootAccepting ? 0 : 1);
-        succ[v].push(vertex(m.to, step.leaf, p, true));
+        succList.push(vertex(m.to, step.leaf, p, true));
       }
+      succFrom.push(succList.length);
     }
   } catch (err) {
     // A position with too many first-mover moves: the bounded engine takes the spec.
@@ -575,10 +614,9 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   progress(`parity route: ${positions.length} positions, ${owner.length} vertices`);
 
   const n = owner.length;
-  const succStart = new Int32Array(n + 1);
-  for (let v = 0; v < n; v++) succStart[v + 1] = succStart[v] + succ[v].length;
-  const flat = new Int32Array(succStart[n]);
-  for (let v = 0; v < n; v++) flat.set(succ[v], succStart[v]);
+  const succStart = Int32Array.from(succFrom);
+  const flat = Int32Array.from(succList);
+  const succ = (v: number): Int32Array => flat.subarray(succStart[v], succStart[v + 1]);
   const solution = solveParityGame(
     { vertexCount: n, owner: Uint8Array.from(owner), priority: Int32Array.from(priority), succStart, succ: flat },
     tick,
@@ -622,9 +660,8 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
 
   /** The edge a second-mover vertex's move to `target` takes, and the first mover's class. */
   function edgeTo(w: number, target: number): { edge: Edge; move: FirstMove } {
-    const { position, x } = what[w]!;
-    const move = movesOf(position)[x];
-    return { edge: edgesOf(position)[move.edges[succ[w].indexOf(target)]], move };
+    const move = movesOf(whatPosition[w])[whatX[w]];
+    return { edge: edgesOf(whatPosition[w])[move.edges[succ(w).indexOf(target)]], move };
   }
   /** f with the first mover's letters fixed by a complete valuation of them. */
   function restrictFirst(f: BddNode, values: Cube): BddNode {
@@ -676,12 +713,12 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
       if (winner.movesFirst) {
         const w = strategy[v];
         if (w < 0) throw new Error(`parity route: no winning move for the ${winner.name}`);
-        const { position, x } = what[w]!;
-        const move = movesOf(position)[x];
+        const position = whatPosition[w];
+        const move = movesOf(position)[whatX[w]];
         const own = completeFirst(move.guard);
-        succ[w].forEach((t, i) => join(own, states.of(t), restrictFirst(edgesOf(position)[move.edges[i]].guard, own)));
+        succ(w).forEach((t, i) => join(own, states.of(t), restrictFirst(edgesOf(position)[move.edges[i]].guard, own)));
       } else
-        for (const w of succ[v]) {
+        for (const w of succ(v)) {
           const t = strategy[w];
           if (t < 0) throw new Error(`parity route: no winning move for the ${winner.name}`);
           const { edge, move } = edgeTo(w, t);
