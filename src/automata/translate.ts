@@ -127,14 +127,15 @@ export function translateLtlSymbolic(f: Formula, bdd: BddManager, options: Trans
 const AUTO_TABLEAU_STATES = 3000;
 /**
  * Most work units (`Tableau.work`) the automatic mode spends on the whole-conjunction tableau
- * before switching to the product: about a second. Chosen on the corpus and a SYNTCOMP sample
- * (docs/synthesis.md, "Tableau or product"): above the tableaux that finished there (the
- * largest, Alarm's 225 states, 28 M; TwoCountersDisButA9's 129 states took 69 M, and its
- * product is as small and twice as quick), below what the slow ones (Demo1, Morning2,
- * FelixSpecFixed5, TwoCountersDisButAC: thousands of states, or one state of hundreds of
- * thousands of terms) had spent after a second (50–230 M).
+ * before switching to the product: about half a second. Chosen on the corpus and a SYNTCOMP
+ * sample (docs/synthesis.md, "Tableau or product"): above every tableau there that came out
+ * smaller than the product (the costliest, AllLights_aeb1d897's 91 states against 210, 24.1 M),
+ * below Alarm_06e9cad4.tsl's (28.4 M for the product's 225 states, which the product builds
+ * three times as quickly, and whose game then gave a 17-state controller against 5) and below
+ * what the slow ones (Demo1, Morning2, FelixSpecFixed5, TwoCountersDisButAC: thousands of
+ * states, or one state of hundreds of thousands of terms) had spent after a second (50–230 M).
  */
-const AUTO_TABLEAU_WORK = 40_000_000;
+const AUTO_TABLEAU_WORK = 26_000_000;
 
 function tableauTranslation(
   root: Formula,
