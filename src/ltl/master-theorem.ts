@@ -70,56 +70,25 @@ export const nuSubformulas = (f: Formula): Formula[] => subformulasOfKind(f, NU_
 
 /** `f[X]ν`: a safety formula (NNF in, NNF out). `inX`: the ids of X's members. */
 export function nuRewrite(f: Formula, inX: ReadonlySet<number>, memo = new Map<number, Formula>()): Formula {
-  const hit = memo.get(f.id);
-  if (hit !== undefined) return hit;
-  const rec = (g: Formula) => nuRewrite(g, inX, memo);
-  let r: Formula;
-  switch (f.kind) {
-    case 'true':
-    case 'false':
-    case 'ap':
-    case 'not':
-      r = f;
-      break;
-    case 'and':
-      r = and(...f.args.map(rec));
-      break;
-    case 'or':
-      r = or(...f.args.map(rec));
-      break;
-    case 'X':
-      r = X(rec(f.arg));
-      break;
-    case 'G':
-      r = G(rec(f.arg));
-      break;
-    case 'W':
-      r = W(rec(f.left), rec(f.right));
-      break;
-    case 'R':
-      r = R(rec(f.left), rec(f.right));
-      break;
-    case 'F':
-      r = inX.has(f.id) ? TRUE : FALSE;
-      break;
-    case 'U':
-      r = inX.has(f.id) ? W(rec(f.left), rec(f.right)) : FALSE;
-      break;
-    case 'M':
-      r = inX.has(f.id) ? R(rec(f.left), rec(f.right)) : FALSE;
-      break;
-    default:
-      throw new Error(`master theorem: formula not in negation normal form (${f.kind})`);
-  }
-  memo.set(f.id, r);
-  return r;
+  return rewriteGuess(f, 'mu', inX, memo);
 }
 
 /** `f[Y]μ`: a co-safety formula (NNF in, NNF out). `inY`: the ids of Y's members. */
 export function muRewrite(f: Formula, inY: ReadonlySet<number>, memo = new Map<number, Formula>()): Formula {
+  return rewriteGuess(f, 'nu', inY, memo);
+}
+
+/**
+ * The two rewritings are dual: the guessed family's operators (μ for `[X]ν`, ν for `[Y]μ`) are
+ * replaced — a member by its weak form (`true` for `F`/`G`), any other by `false` or its strong
+ * form — and everything else is kept.
+ */
+function rewriteGuess(f: Formula, guessed: 'mu' | 'nu', members: ReadonlySet<number>, memo: Map<number, Formula>): Formula {
   const hit = memo.get(f.id);
   if (hit !== undefined) return hit;
-  const rec = (g: Formula) => muRewrite(g, inY, memo);
+  const rec = (g: Formula) => rewriteGuess(g, guessed, members, memo);
+  const inGuess = members.has(f.id);
+  const mu = guessed === 'mu';
   let r: Formula;
   switch (f.kind) {
     case 'true':
@@ -138,22 +107,22 @@ export function muRewrite(f: Formula, inY: ReadonlySet<number>, memo = new Map<n
       r = X(rec(f.arg));
       break;
     case 'F':
-      r = F(rec(f.arg));
+      r = !mu ? F(rec(f.arg)) : inGuess ? TRUE : FALSE;
       break;
     case 'U':
-      r = U(rec(f.left), rec(f.right));
+      r = !mu ? U(rec(f.left), rec(f.right)) : inGuess ? W(rec(f.left), rec(f.right)) : FALSE;
       break;
     case 'M':
-      r = M(rec(f.left), rec(f.right));
+      r = !mu ? M(rec(f.left), rec(f.right)) : inGuess ? R(rec(f.left), rec(f.right)) : FALSE;
       break;
     case 'G':
-      r = inY.has(f.id) ? TRUE : FALSE;
+      r = mu ? G(rec(f.arg)) : inGuess ? TRUE : FALSE;
       break;
     case 'W':
-      r = inY.has(f.id) ? TRUE : U(rec(f.left), rec(f.right));
+      r = mu ? W(rec(f.left), rec(f.right)) : inGuess ? TRUE : U(rec(f.left), rec(f.right));
       break;
     case 'R':
-      r = inY.has(f.id) ? TRUE : M(rec(f.left), rec(f.right));
+      r = mu ? R(rec(f.left), rec(f.right)) : inGuess ? TRUE : M(rec(f.left), rec(f.right));
       break;
     default:
       throw new Error(`master theorem: formula not in negation normal form (${f.kind})`);

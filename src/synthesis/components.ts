@@ -97,6 +97,25 @@ class ProgressionComponent implements Component {
   }
 }
 
+/** States that are pairs of progression states, numbered as they are first seen. */
+class PairTable {
+  private readonly pairs: Array<readonly [BddNode, BddNode]> = [];
+  private readonly ids = new Map<string, number>();
+  id(first: BddNode, second: BddNode): number {
+    const key = `${first},${second}`;
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.pairs.length;
+      this.pairs.push([first, second]);
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+  pair(id: number): readonly [BddNode, BddNode] {
+    return this.pairs[id];
+  }
+}
+
 /** `G F p` with p propositional: one state, the steps where p holds marked. */
 class RecurrenceComponent implements Component {
   readonly kind = 'buchi';
@@ -133,8 +152,7 @@ class RecurrenceComponent implements Component {
 class BreakpointComponent implements Component {
   readonly kind = 'buchi';
   readonly initial: number;
-  private readonly pairs: Array<readonly [BddNode, BddNode]> = [];
-  private readonly ids = new Map<string, number>();
+  private readonly pairs = new PairTable();
   private readonly memo = new Map<number, readonly (readonly BddNode[])[]>();
   private readonly attempt: BddNode;
   private readonly dead: number;
@@ -148,20 +166,12 @@ class BreakpointComponent implements Component {
     this.initial = this.id(BDD_TRUE, BDD_TRUE);
   }
   private id(b: BddNode, r: BddNode): number {
-    if (r === BDD_FALSE) b = BDD_FALSE;
-    const key = `${b},${r}`;
-    let id = this.ids.get(key);
-    if (id === undefined) {
-      id = this.pairs.length;
-      this.pairs.push([b, r]);
-      this.ids.set(key, id);
-    }
-    return id;
+    return this.pairs.id(r === BDD_FALSE ? BDD_FALSE : b, r);
   }
   groups(state: number): readonly (readonly BddNode[])[] {
     let hit = this.memo.get(state);
     if (!hit) {
-      const [b, r] = this.pairs[state];
+      const [b, r] = this.pairs.pair(state);
       hit = [this.progression.factors(b), this.progression.factors(this.progression.bdd.and(r, this.attempt))];
       this.memo.set(state, hit);
     }
@@ -194,8 +204,7 @@ class BreakpointComponent implements Component {
 class RestartComponent implements Component {
   readonly kind = 'buchi';
   readonly initial: number;
-  private readonly pairs: Array<readonly [BddNode, BddNode]> = [];
-  private readonly ids = new Map<string, number>();
+  private readonly pairs = new PairTable();
   private readonly weakened = new Map<BddNode, BddNode>();
   private readonly rewrite: (f: Formula) => Formula;
   constructor(
@@ -215,22 +224,14 @@ class RestartComponent implements Component {
   }
   /** Whether no restart can ever happen: D is `true` from the start. */
   get settledAtStart(): boolean {
-    return this.pairs[this.initial][1] === BDD_TRUE;
+    return this.pairs.pair(this.initial)[1] === BDD_TRUE;
   }
   private id(a: BddNode, d: BddNode): number {
     // D = `true` never fails again, so A no longer matters: one state for all of them.
-    if (d === BDD_TRUE) a = BDD_TRUE;
-    const key = `${a},${d}`;
-    let id = this.ids.get(key);
-    if (id === undefined) {
-      id = this.pairs.length;
-      this.pairs.push([a, d]);
-      this.ids.set(key, id);
-    }
-    return id;
+    return this.pairs.id(d === BDD_TRUE ? BDD_TRUE : a, d);
   }
   groups(state: number): readonly (readonly BddNode[])[] {
-    const [a, d] = this.pairs[state];
+    const [a, d] = this.pairs.pair(state);
     return [this.progression.factors(a), this.progression.factors(d)];
   }
   successor(_state: number, groups: readonly BddNode[]): { to: number; mark: boolean } {
@@ -239,7 +240,7 @@ class RestartComponent implements Component {
     return { to: this.id(a, this.weaken(a)), mark: true };
   }
   permanent(state: number): boolean | undefined {
-    const [a, d] = this.pairs[state];
+    const [a, d] = this.pairs.pair(state);
     // φ violated: every step restarts from `false`. D = `true`: no restart ever.
     if (a === BDD_FALSE) return true;
     if (d === BDD_TRUE) return false;
