@@ -162,6 +162,18 @@ export class BddManager {
       .sort()
       .map((name): [number, boolean] => [this.varIndex(name), c[name]]);
     literals.sort((a, b) => b[0] - a[0]);
+    return this.literalsFromBottom(literals);
+  }
+
+  /** The conjunction of the literals a partial assignment fixes (by variable index; 0 = free). */
+  assignmentCube(assignment: Int8Array): BddNode {
+    const literals: Array<[number, boolean]> = [];
+    for (let v = assignment.length - 1; v >= 0; v--) if (assignment[v] !== 0) literals.push([v, assignment[v] > 0]);
+    return this.literalsFromBottom(literals);
+  }
+
+  /** A cube from its literals, lowest variable (highest index) first. */
+  private literalsFromBottom(literals: ReadonlyArray<readonly [number, boolean]>): BddNode {
     let node: BddNode = BDD_TRUE;
     for (const [v, value] of literals) node = value ? this.mk(v, BDD_FALSE, node) : this.mk(v, node, BDD_FALSE);
     return node;

@@ -148,7 +148,7 @@ export class Tableau {
         this.largeNow.add(state.id);
       }
     }
-    const letter = now === BDD_TRUE ? BDD_TRUE : this.bdd.and(now, this.assignmentBdd(assignment));
+    const letter = now === BDD_TRUE ? BDD_TRUE : this.bdd.and(now, this.bdd.assignmentCube(assignment));
     const keepNow = letter === BDD_TRUE ? keep : (g: BddNode) => keep(g) && this.bdd.and(g, letter) !== BDD_FALSE;
     if (letter === BDD_FALSE) return [];
     const terms = this.reduce(this.expandUnder(state, { memo: new Map(), keep: keepNow, limit: Infinity }));
@@ -179,19 +179,11 @@ export class Tableau {
   private nowGuard(state: Formula): BddNode {
     let g = this.nowGuards.get(state.id);
     if (g === undefined) {
-      const props = state.kind === 'and' ? state.args.filter(isPropositional) : isPropositional(state) ? [state] : [];
-      g = props.length === 0 ? BDD_TRUE : this.bdd.fromFormula(and(...props));
+      const props = state.kind === 'and' ? this.split(state.args).props : isPropositional(state) ? state : undefined;
+      g = props === undefined ? BDD_TRUE : this.bdd.fromFormula(props);
       this.nowGuards.set(state.id, g);
     }
     return g;
-  }
-
-  /** The conjunction of the literals a partial assignment fixes. */
-  private assignmentBdd(assignment: Int8Array): BddNode {
-    let r = BDD_TRUE;
-    for (let v = assignment.length - 1; v >= 0; v--)
-      if (assignment[v] !== 0) r = this.bdd.and(r, this.bdd.literal(this.bdd.varName(v), assignment[v] > 0));
-    return r;
   }
 
   /**
@@ -424,7 +416,8 @@ export class Tableau {
         // of the free inputs, most pairs in a large state's expansion): tested before the costly
         // implication between their targets.
         if (!pendingSubset(i, j) || this.bdd.and(a.guard, b.guard) === BDD_FALSE) continue;
-        if (dominates(i, j) && !dominates(j, i)) b.guard = this.bdd.and(b.guard, this.bdd.not(a.guard));
+        // pendingSubset(i, j) holds here, so i dominates j iff j's target implies i's.
+        if (nextImplies(nextOf[j], nextOf[i]) && !dominates(j, i)) b.guard = this.bdd.and(b.guard, this.bdd.not(a.guard));
       }
     }
     return list.filter((t) => t.guard !== BDD_FALSE);

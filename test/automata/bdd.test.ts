@@ -45,8 +45,11 @@ describe('BddManager', () => {
       let conjoined = BDD_TRUE;
       for (const name of Object.keys(cube).sort()) conjoined = bdd.and(conjoined, bdd.literal(name, cube[name]));
       expect(first ?? bdd.cube(cube)).toBe(conjoined);
+      // The same cube given as a partial assignment by variable index.
+      expect(bdd.assignmentCube(bdd.assignmentArray(cube))).toBe(conjoined);
     }
     expect(bdd.cube({})).toBe(BDD_TRUE);
+    expect(bdd.assignmentCube(new Int8Array(3))).toBe(BDD_TRUE);
   });
   it('decides compatibility with partial assignments like brute force', () => {
     const rand = prng(6);
