@@ -11,6 +11,7 @@
  */
 import { BddManager } from '../automata/bdd.js';
 import { translateLtlSymbolic } from '../automata/translate.js';
+import type { Counterstrategy } from '../game/counterstrategy.js';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
 import { dict, mergeDicts } from '../../runtime/dict.js';
 import { type GameSpec, inputNames, outputNames, type SignalGroup, type SpecPart } from '../game/spec.js';
@@ -122,6 +123,25 @@ export function decompose(spec: GameSpec): { parts: DecomposedPart[] } | undefin
   // Small parts first: a quick "unrealizable" ends the search early.
   parts.sort((x, y) => x.size - y.size);
   return { parts };
+}
+
+/**
+ * A part's counterstrategy as one for the whole spec (where it carries: `counterstrategyCarries`).
+ * The part plays only its own inputs; the others are played false in every step (any fixed value
+ * does: the part's conjuncts do not read them and no other part's assumption has to be kept), so
+ * that the strategy answers for every input of the spec, as a counterstrategy must. Its
+ * transitions already leave the other parts' outputs open (either value).
+ */
+export function widenCounterstrategy(cs: Counterstrategy, inputs: readonly string[], outputs: readonly string[]): Counterstrategy {
+  const missing = inputs.filter((name) => !cs.inputs.includes(name));
+  if (missing.length === 0 && outputs.length === cs.outputs.length) return cs;
+  const fixed = dict(missing.map((name) => [name, false] as const));
+  return {
+    ...cs,
+    inputs: [...inputs],
+    outputs: [...outputs],
+    transitions: cs.transitions.map((t) => ({ ...t, input: mergeDicts(t.input, fixed) })),
+  };
 }
 
 /**

@@ -17,7 +17,7 @@ import { exactlyOne, type GameSpec, inputNames, outputNames, type SpecPart } fro
 import { and, atoms, conjuncts, FALSE, type Formula, G, implies, isPropositional, not, TRUE } from '../ltl/formula.js';
 import { fixesOutputsOf, verifyController, verifyCounterstrategy } from '../verify/index.js';
 import { DEFAULT_EXACT_BUDGET, exactMinimize } from './exact-minimize.js';
-import { ControllerTooLarge, decompose, productOfControllers } from './decompose.js';
+import { ControllerTooLarge, decompose, productOfControllers, widenCounterstrategy } from './decompose.js';
 import {
   extractAttractorCounterstrategy,
   extractDualCounterstrategy,
@@ -514,8 +514,10 @@ function solveDecomposed(spec: GameSpec, options: SynthesisOptions, want: Wanted
     budget.progress(`part ${part.spec.name}: ${outcome.verdict}`);
     if (outcome.verdict === 'unknown') return outcome;
     if (outcome.verdict === 'unrealizable') {
-      if (want.counterstrategy ? part.counterstrategyCarries : part.conclusive)
-        return { ...outcome, stats: { ...outcome.stats, parts: plan.parts.length } };
+      if (want.counterstrategy ? part.counterstrategyCarries : part.conclusive) {
+        const counterstrategy = outcome.counterstrategy && widenCounterstrategy(outcome.counterstrategy, inputNames(spec), outputNames(spec));
+        return { ...outcome, ...(counterstrategy ? { counterstrategy } : {}), stats: { ...outcome.stats, parts: plan.parts.length } };
+      }
       // The part may lean on assumptions that other parts own: decide the whole spec instead.
       budget.progress(`part ${part.spec.name} is unrealizable on its own; solving the whole spec`);
       return solveSpec(spec, options, want, budget);
@@ -734,16 +736,23 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   const inputDims = dimensionsFor(inputs, []);
   const freeOutputDims = dimensionsFor(outputs, []);
 
-  // Invariant assumptions over inputs restrict the environment's moves instead of growing the
-  // automata (Mealy only: there the environment moves first, so the restriction is exact).
-  const inputSet = new Set(inputs);
-  const assumptionConjuncts = spec.assumptions.flatMap((p) => conjuncts(p.formula));
-  const invariants = mealy ? assumptionConjuncts.map((f) => inputInvariant(f, inputSet)) : [];
-  const envFilter = and(...invariants.filter((f): f is Formula => f !== undefined));
-  const A = and(...assumptionConjuncts.filter((_, i) => invariants[i] === undefined));
-
   // Signal groups the move enumeration cannot enforce stay in the formula.
   const unenforced = spec.signals.filter((g) => !enforced.includes(g)).map((g) => exactlyOne(g.updates));
+
+  // Invariant assumptions over inputs restrict the environment's moves instead of growing the
+  // automata. The restriction is exact only in Mealy games (the environment moves first) whose
+  // every obligation sits under the assumptions: once the environment breaks an invariant, all of
+  // `A → G` holds vacuously and the controller's answers no longer matter. A PRESET part, or a
+  // signal rule the moves cannot enforce, must still hold then, so with one of those the
+  // environment keeps all its moves (generated spec gen-780: PRESET `o0`, assumption `G i2`; the
+  // restricted game's controller dropped `o0` on inputs with `¬i2`, and the independent check
+  // refused it).
+  const inputSet = new Set(inputs);
+  const assumptionConjuncts = spec.assumptions.flatMap((p) => conjuncts(p.formula));
+  const obligedAnyway = spec.preset.length > 0 || unenforced.length > 0;
+  const invariants = mealy && !obligedAnyway ? assumptionConjuncts.map((f) => inputInvariant(f, inputSet)) : [];
+  const envFilter = and(...invariants.filter((f): f is Formula => f !== undefined));
+  const A = and(...assumptionConjuncts.filter((_, i) => invariants[i] === undefined));
   const I = conj(spec.initially);
   const assumptionList = assumptionConjuncts.filter((_, i) => invariants[i] === undefined);
   const guaranteeList = spec.guarantees.flatMap((p) => conjuncts(p.formula));

@@ -3,6 +3,8 @@ import { decompose } from '../../src/synthesis/decompose.js';
 import { synthesize } from '../../src/synthesis/index.js';
 import { checkControllerAgainst, checkCounterstrategyAgainst } from '../../src/synthesis/selfcheck.js';
 import { gameOf } from './helpers.js';
+import { loadTlsfGame } from '../../src/tlsf/index.js';
+import { verifyCounterstrategy } from '../../src/verify/index.js';
 
 describe('decomposition into independent games', () => {
   const independent = gameOf({
@@ -52,4 +54,24 @@ describe('decomposition into independent games', () => {
     });
     expect(synthesize(spec).verdict).toBe('realizable');
   });
+
+  // The failing part (G F i0 with G (i0 -> F o1)) mentions neither i1 nor i2: its
+  // counterstrategy used to leave them open, and the independent check refuses that (generated
+  // spec gen-36).
+  for (const semantics of ['Mealy', 'Moore'])
+    for (const route of ['bounded', 'parity'] as const)
+      test(`an unrealizable part's counterstrategy plays every input of the whole spec (${semantics}, ${route})`, () => {
+        const spec = loadTlsfGame(
+          't.tlsf',
+          `INFO { TITLE: "t" DESCRIPTION: "d" SEMANTICS: ${semantics} TARGET: ${semantics} }
+MAIN { INPUTS { i0; i1; i2; } OUTPUTS { o0; o1; }
+  GUARANTEES { G F i0; G (i0 -> F o1); G (!i1 -> X o0); } }`,
+        );
+        const result = synthesize(spec, { route, timeoutMs: 10_000 });
+        expect(result.verdict).toBe('unrealizable');
+        if (result.verdict !== 'unrealizable') return;
+        expect(result.stats.parts).toBe(2);
+        expect(result.counterstrategy.inputs).toEqual(['i0', 'i1', 'i2']);
+        expect(verifyCounterstrategy(spec, result.counterstrategy)).toMatchObject({ ok: true });
+      });
 });
