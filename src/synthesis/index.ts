@@ -899,7 +899,9 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         // solving table skipped: replay the (lost) K = 0 game on a table that lists them all.
         const complete = new MoveTable(primal.ucw, envMover, sysMover, true, envFilter, false);
         const replayed = solveBounded(complete, K, nodeCap, tick);
-        return { verdict: 'unrealizable', counterstrategy: extractAttractorCounterstrategy(replayed, inputs, outputs), stats };
+        const keepsInvariants = new BddManager();
+        const sinkInput = dict<boolean>(keepsInvariants.satisfyingAssignment(keepsInvariants.fromFormula(envFilter)) ?? []);
+        return { verdict: 'unrealizable', counterstrategy: extractAttractorCounterstrategy(replayed, inputs, outputs, sinkInput), stats };
       }
       Kp = K_SCHEDULE(Kp);
       spentPrimal += performance.now() - began;

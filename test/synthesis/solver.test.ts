@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { composeGames } from '../../src/codegen/compose.js';
 import { loadTslGame } from '../../src/tsl/index.js';
 import { loadTlsfGame } from '../../src/tlsf/index.js';
-import { verifyController } from '../../src/verify/index.js';
+import { verifyController, verifyCounterstrategy } from '../../src/verify/index.js';
 
 const cases: Array<[string, SmallSpec, 'realizable' | 'unrealizable']> = [
   ['response', { ins: ['r'], outs: ['g'], guarantee: ['G (r -> F g)'] }, 'realizable'],
@@ -201,6 +201,19 @@ MAIN {
       const first = result.controller.transitions.filter((t) => t.from === result.controller.initial && t.input.i0 !== true);
       if (preset) for (const t of first) expect(t.output.o0).toBe(true);
     });
+  test('a counterstrategy from the lost primal game keeps the invariant after the spec is violated', () => {
+    // ¬i1 fails at once under G i1 (the filter); the environment must then keep i1 forever,
+    // also in the sink state where the spec is already lost (seed 1001's gen-124: it played ¬i1).
+    const spec = loadTlsfGame(
+      't.tlsf',
+      `INFO { TITLE: "t" DESCRIPTION: "d" SEMANTICS: Mealy TARGET: Mealy }
+MAIN { INPUTS { i0; i1; } OUTPUTS { o0; } ASSUMPTIONS { G i1; } GUARANTEES { !i1; } }`,
+    );
+    const result = synthesize(spec, { route: 'bounded', timeoutMs: 10_000 });
+    expect(result.verdict).toBe('unrealizable');
+    if (result.verdict !== 'unrealizable') return;
+    expect(verifyCounterstrategy(spec, result.counterstrategy)).toMatchObject({ ok: true });
+  });
 });
 
 describe('the dual game goes first when the primal automaton is large', () => {
