@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { mulberry32 } from '../../../runtime/random.js';
 
 export interface GeneratedSpec {
-  /** `gen-<index>-<family>`. */
+  /** `gen-<index>-<family>` (`gen-s<seed>-<index>-<family>` outside the main stream). */
   readonly id: string;
   readonly family: Family;
   readonly tlsf: string;
@@ -29,6 +29,20 @@ export type Family = (typeof FAMILIES)[number];
 /** The stream the fixture records (changing either means re-recording it). */
 export const GENERATED_SEED = 20261125;
 export const GENERATED_COUNT = 900;
+/**
+ * Specs from longer runs with other seeds that found something (seed, index): kept in the
+ * committed check. Seed 1001: 124, 770, 1146, 1248 (bounded-engine counterstrategies that broke
+ * an invariant assumption once the spec was lost), 1853 and 2618 (ltlsynt's default
+ * decomposition answers UNREALIZABLE, `--decompose=no` and tslc REALIZABLE).
+ */
+export const GENERATED_EXTRA: readonly (readonly [number, number])[] = [
+  [1001, 124],
+  [1001, 770],
+  [1001, 1146],
+  [1001, 1248],
+  [1001, 1853],
+  [1001, 2618],
+];
 
 class Rng {
   readonly #next: () => number;
@@ -240,7 +254,7 @@ export function generatedSpec(seed: number, index: number): GeneratedSpec {
   const require = r.chance(0.1) ? [implies(r.pick(v.ins), X(not(r.pick(v.ins))))] : [];
   const assert = r.chance(0.15) ? [overAll(r, v)] : [];
   const semantics = moore ? 'Moore' : 'Mealy';
-  const id = `gen-${index}-${family}`;
+  const id = seed === GENERATED_SEED ? `gen-${index}-${family}` : `gen-s${seed}-${index}-${family}`;
   const tlsf =
     `INFO {\n  TITLE: "${id}"\n  DESCRIPTION: "generated (seed ${seed}, spec ${index})"\n  SEMANTICS: ${semantics}\n  TARGET: ${semantics}\n}\n` +
     `MAIN {\n  INPUTS {\n${v.ins.map((n) => `    ${n};\n`).join('')}  }\n  OUTPUTS {\n${v.outs.map((n) => `    ${n};\n`).join('')}  }\n` +
@@ -254,6 +268,7 @@ export function generatedSpec(seed: number, index: number): GeneratedSpec {
   return { id, family, tlsf, hash: createHash('sha256').update(tlsf).digest('hex').slice(0, 12) };
 }
 
-export function generatedSpecs(seed = GENERATED_SEED, count = GENERATED_COUNT): GeneratedSpec[] {
-  return Array.from({ length: count }, (_, k) => generatedSpec(seed, k));
+/** The committed stream: GENERATED_COUNT specs of GENERATED_SEED, then GENERATED_EXTRA. */
+export function generatedSpecs(): GeneratedSpec[] {
+  return [...Array.from({ length: GENERATED_COUNT }, (_, k) => generatedSpec(GENERATED_SEED, k)), ...GENERATED_EXTRA.map(([seed, k]) => generatedSpec(seed, k))];
 }
