@@ -112,7 +112,7 @@ describe('generated specs: the reference answers', () => {
       const out: ReferenceRecord[] = specs.map((s: GeneratedSpec) => recordReference(s, dir, 10, 60));
       writeReferenceRecords(out, [
         `ltlsynt's realizability answers on the generated specs (seed ${GENERATED_SEED}, ${GENERATED_COUNT} specs, and ${GENERATED_EXTRA.length} from other seeds); see README.md.`,
-        `Recorded with ${version} and syfco ${syfco}, by default and with --decompose=no, 10 s per spec (60 s for a timeout), one at a time.`,
+        `Recorded with ${version} and syfco ${syfco}, with --verify: by default, with --decompose=no, and with --decompose=no --algo=ds; 10 s per spec (60 s for a timeout), one at a time.`,
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

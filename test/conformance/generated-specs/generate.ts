@@ -33,7 +33,9 @@ export const GENERATED_COUNT = 900;
  * Specs from longer runs with other seeds that found something (seed, index): kept in the
  * committed check. Seed 1001: 124, 770, 1146, 1248 (bounded-engine counterstrategies that broke
  * an invariant assumption once the spec was lost), 1853 and 2618 (ltlsynt's default
- * decomposition answers UNREALIZABLE, `--decompose=no` and tslc REALIZABLE).
+ * decomposition answers UNREALIZABLE, `--decompose=no` and tslc REALIZABLE). Seed 2002: 3124 and
+ * 5998 (ltlsynt's default algorithm answers REALIZABLE with a strategy its own `--verify`
+ * refuses; `--algo=ds` and tslc say UNREALIZABLE).
  */
 export const GENERATED_EXTRA: readonly (readonly [number, number])[] = [
   [1001, 124],
@@ -42,6 +44,8 @@ export const GENERATED_EXTRA: readonly (readonly [number, number])[] = [
   [1001, 1248],
   [1001, 1853],
   [1001, 2618],
+  [2002, 3124],
+  [2002, 5998],
 ];
 
 class Rng {

@@ -9,13 +9,20 @@
  * a Mealy controller of that formula chooses its outputs at step t knowing the real inputs only up
  * to step t − 1, which is what a Moore controller knows.
  *
- * Each spec is decided twice: with ltlsynt's default options and with `--decompose=no`. The
- * default splits `A → G` into independent sub-specifications, and in ltlsynt 2.12.1 that split
- * is unsound where an assumption mentions an output: on seed 1001's gen-1853 it says
- * UNREALIZABLE, while `--decompose=no` says REALIZABLE, and the controller "o2 in the first step
- * only" (which falsifies the assumption `G(o2 → X F(¬i3 R o2))`) satisfies the formula, as Spot's
- * own `ltl2tgba` confirms (the product with the negation is empty). The reference verdict is the
- * undecomposed one; the default one is kept to show where the two differ.
+ * ltlsynt is not always right either, so each spec is decided three times, each with `--verify`
+ * (ltlsynt checks its own strategy against the formula, with Spot's automata, before it answers):
+ * - default options. Its decomposition of `A → G` into independent parts is unsound in 2.12.1
+ *   where an assumption mentions an output (the system may win by falsifying it): on seed 1001's
+ *   gen-1853 it says UNREALIZABLE, yet the controller "o2 in the first step only" satisfies the
+ *   formula (Spot's `ltl2tgba` finds `(o2 ∧ X G ¬o2) ∧ ¬φ` empty);
+ * - `--decompose=no`;
+ * - `--decompose=no --algo=ds`. The default algorithm (`lar`, and `acd`) answered REALIZABLE on
+ *   seed 2002's gen-3124, `F((¬i0 ∨ ¬o0) ↔ G i0) ↔ (¬o1 ↔ i0)`, with a controller that `--verify`
+ *   refuses ("strategy is not OK"; Spot finds the word `cycle{¬i0 ∧ o1}`); `ds`, `sd` and `ps` say
+ *   UNREALIZABLE, as tslc does.
+ * The reference verdict: REALIZABLE if either undecomposed run found a strategy that passed its
+ * check; else UNREALIZABLE if either of them says so; else none. The default run is kept only to
+ * show where it differs.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -33,14 +40,25 @@ export interface ReferenceRecord {
   readonly id: string;
   readonly hash: string;
   readonly method: ReferenceMethod;
-  /** ltlsynt's first output line (REALIZABLE / UNREALIZABLE), TIMEOUT, or ERROR, by default. */
+  /**
+   * ltlsynt's answer by default, with `--decompose=no`, and with `--decompose=no --algo=ds`: its
+   * first line (REALIZABLE / UNREALIZABLE), REFUTED when `--verify` refused its own strategy,
+   * TIMEOUT, or ERROR.
+   */
   readonly answer: string;
-  /** The same with `--decompose=no`: the reference. */
   readonly undecomposed: string;
-  /** The undecomposed answer's verdict, or the default one's where that alone decided. */
+  readonly ds: string;
+  /** The reference verdict drawn from the two undecomposed answers (see the file comment). */
   readonly verdict?: Verdict;
   /** Wall seconds of the undecomposed run. */
   readonly seconds: number;
+}
+
+/** The reference verdict from the two undecomposed answers. */
+export function referenceVerdict(undecomposed: string, ds: string): Verdict | undefined {
+  if (undecomposed === 'REALIZABLE' || ds === 'REALIZABLE') return 'realizable';
+  if (undecomposed === 'UNREALIZABLE' || ds === 'UNREALIZABLE') return 'unrealizable';
+  return undefined;
 }
 
 function verdictOf(answer: string): Verdict | undefined {
@@ -54,9 +72,9 @@ export function referenceRecords(): ReadonlyMap<string, ReferenceRecord> {
   const lines = readFileSync(GENERATED_FIXTURE, 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#'));
   lines.shift(); // header
   for (const line of lines) {
-    const [id, hash, method, answer, undecomposed, seconds] = line.split('\t');
-    const verdict = verdictOf(undecomposed) ?? verdictOf(answer);
-    out.set(id, { id, hash, method: method as ReferenceMethod, answer, undecomposed, seconds: Number(seconds), ...(verdict ? { verdict } : {}) });
+    const [id, hash, method, answer, undecomposed, ds, seconds] = line.split('\t');
+    const verdict = referenceVerdict(undecomposed, ds);
+    out.set(id, { id, hash, method: method as ReferenceMethod, answer, undecomposed, ds, seconds: Number(seconds), ...(verdict ? { verdict } : {}) });
   }
   return out;
 }
@@ -66,10 +84,10 @@ export function toolVersion(tool: string): string | undefined {
   return r.error || r.status !== 0 ? undefined : r.stdout.split('\n')[0].trim();
 }
 
-function run(cmd: string, args: readonly string[], limitS: number): { stdout: string; timedOut: boolean; status: number | null } {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: limitS * 1000, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 });
+function run(cmd: string, args: readonly string[], limitS: number): { stdout: string; stderr: string; timedOut: boolean; status: number | null } {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: limitS * 1000, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 });
   const timedOut = r.error !== undefined && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT';
-  return { stdout: r.stdout ?? '', timedOut, status: r.status };
+  return { stdout: r.stdout ?? '', stderr: r.stderr ?? '', timedOut, status: r.status };
 }
 
 /** Every input atom `(i)` of syfco's fully parenthesised formula becomes `(X i)`. */
@@ -82,15 +100,17 @@ export function delayInputs(formula: string, inputs: readonly string[]): string 
 function decide(spec: GeneratedSpec, file: string, moore: boolean, options: readonly string[], limitS: number): { answer: string; seconds: number } {
   const started = performance.now();
   let result;
-  if (!moore) result = run('ltlsynt', ['--tlsf', file, '--realizability', ...options], limitS);
+  if (!moore) result = run('ltlsynt', ['--tlsf', file, '--verify', ...options], limitS);
   else {
     const ins = run('syfco', ['-ins', file], 60).stdout.trim().split(/\s*,\s*/).filter(Boolean);
     const outs = run('syfco', ['-outs', file], 60).stdout.trim().split(/\s*,\s*/).filter(Boolean);
     const formula = delayInputs(run('syfco', ['-f', 'ltl', '-m', 'fully', file], 60).stdout.trim(), ins);
-    result = run('ltlsynt', ['-f', formula, `--ins=${ins.join(',')}`, `--outs=${outs.join(',')}`, '--realizability', ...options], limitS);
+    result = run('ltlsynt', ['-f', formula, `--ins=${ins.join(',')}`, `--outs=${outs.join(',')}`, '--verify', ...options], limitS);
   }
   const seconds = Math.round(performance.now() - started) / 1000;
   const first = result.stdout.split('\n')[0].trim();
+  // `--verify` reports a strategy that fails its check on stderr ("strategy is not OK"), exit 2.
+  if (!result.timedOut && /not OK/.test(result.stderr)) return { answer: 'REFUTED', seconds };
   return { answer: result.timedOut ? 'TIMEOUT' : verdictOf(first) ? first : 'ERROR', seconds };
 }
 
@@ -105,19 +125,22 @@ export function recordReference(spec: GeneratedSpec, dir: string, limitS: number
   };
   const byDefault = once([]);
   const undecomposed = once(['--decompose=no']);
-  const verdict = verdictOf(undecomposed.answer) ?? verdictOf(byDefault.answer);
+  const ds = once(['--decompose=no', '--algo=ds']);
+  const verdict = referenceVerdict(undecomposed.answer, ds.answer);
   return {
     id: spec.id,
     hash: spec.hash,
     method: moore ? 'moore-delayed-inputs' : 'tlsf',
     answer: byDefault.answer,
     undecomposed: undecomposed.answer,
+    ds: ds.answer,
     seconds: undecomposed.seconds,
     ...(verdict ? { verdict } : {}),
   };
 }
 
 export function writeReferenceRecords(records: readonly ReferenceRecord[], comment: readonly string[]): void {
-  const rows = records.map((r) => [r.id, r.hash, r.method, r.answer, r.undecomposed, r.seconds.toFixed(3)].join('\t'));
-  writeFileSync(GENERATED_FIXTURE, [...comment.map((c) => `# ${c}`), 'id\thash\tmethod\tanswer\tanswer_decompose_no\tseconds', ...rows, ''].join('\n'));
+  const rows = records.map((r) => [r.id, r.hash, r.method, r.answer, r.undecomposed, r.ds, r.seconds.toFixed(3)].join('\t'));
+  const header = 'id\thash\tmethod\tanswer\tanswer_decompose_no\tanswer_decompose_no_algo_ds\tseconds';
+  writeFileSync(GENERATED_FIXTURE, [...comment.map((c) => `# ${c}`), header, ...rows, ''].join('\n'));
 }
