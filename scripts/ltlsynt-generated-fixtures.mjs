@@ -1,5 +1,5 @@
-// Regenerates test/fixtures/generated/ltlsynt.tsv: runs ltlsynt (and syfco, which must already be on
-// PATH with it; this script never builds or downloads either) on the seeded generated specs of
+// Regenerates test/fixtures/generated/ltlsynt.tsv: runs ltlsynt (which must already be on
+// PATH; this script never builds or downloads it) on the seeded generated specs of
 // test/conformance/generated-specs/generate.ts and records its answers. Skips when ltlsynt is absent.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';

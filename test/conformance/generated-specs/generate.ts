@@ -19,6 +19,16 @@ export interface GeneratedSpec {
   readonly id: string;
   readonly family: Family;
   readonly tlsf: string;
+  /**
+   * The same spec as one LTL formula in Spot syntax, by TLSF's (non-strict) semantics:
+   * `INITIALLY → (PRESET ∧ ((G REQUIRE ∧ ASSUMPTIONS) → (G ASSERT ∧ GUARANTEES)))`, which is how
+   * syfco writes it. The reference (ltlsynt) reads this rather than syfco's output: syfco 1.2.1.2
+   * misprints some formulas (`!((!a) <-> (!b))` comes out as `!((!a) <-> a)`).
+   */
+  readonly ltl: string;
+  readonly ins: readonly string[];
+  readonly outs: readonly string[];
+  readonly moore: boolean;
   /** First 12 hex digits of the text's SHA-256: the fixture's record of which spec it answered. */
   readonly hash: string;
 }
@@ -35,7 +45,9 @@ export const GENERATED_COUNT = 900;
  * an invariant assumption once the spec was lost), 1853 and 2618 (ltlsynt's default
  * decomposition answers UNREALIZABLE, `--decompose=no` and tslc REALIZABLE). Seed 2002: 3124 and
  * 5998 (ltlsynt's default algorithm answers REALIZABLE with a strategy its own `--verify`
- * refuses; `--algo=ds` and tslc say UNREALIZABLE).
+ * refuses; `--algo=ds` and tslc say UNREALIZABLE). Seed 3003: 1180 (syfco misprints
+ * `!((!a) <-> (!b))`, so `ltlsynt --tlsf` answered for another formula); 293 and 5550 (tslc's
+ * `check` called them unrealizable by a part, although their assumptions contradict each other).
  */
 export const GENERATED_EXTRA: readonly (readonly [number, number])[] = [
   [1001, 124],
@@ -46,6 +58,9 @@ export const GENERATED_EXTRA: readonly (readonly [number, number])[] = [
   [1001, 2618],
   [2002, 3124],
   [2002, 5998],
+  [3003, 293],
+  [3003, 5550],
+  [3003, 1180],
 ];
 
 class Rng {
@@ -269,7 +284,9 @@ export function generatedSpec(seed: number, index: number): GeneratedSpec {
     section('ASSERT', assert) +
     section('GUARANTEES', parts.guarantees) +
     '}\n';
-  return { id, family, tlsf, hash: createHash('sha256').update(tlsf).digest('hex').slice(0, 12) };
+  const conj = (xs: readonly string[]) => (xs.length === 0 ? 'true' : xs.map((x) => `(${x})`).join(' && '));
+  const ltl = `(${conj(initially)}) -> ((${conj(preset)}) && (((${conj(require.map(G))}) && (${conj(parts.assumptions)})) -> ((${conj(assert.map(G))}) && (${conj(parts.guarantees)}))))`;
+  return { id, family, tlsf, ltl, ins: v.ins, outs: v.outs, moore, hash: createHash('sha256').update(tlsf).digest('hex').slice(0, 12) };
 }
 
 /** The committed stream: GENERATED_COUNT specs of GENERATED_SEED, then GENERATED_EXTRA. */

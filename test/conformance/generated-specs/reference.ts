@@ -2,12 +2,17 @@
  * ltlsynt's verdicts on the generated specs (test/fixtures/generated/ltlsynt.tsv): how they are
  * recorded with the native tools, and how the committed table is read back without them.
  *
- * `ltlsynt --tlsf` answers for Mealy semantics whatever the file says: it takes syfco's formula
- * and input/output split and never asks for the semantics (a Moore spec it calls realizable can
- * have no Moore controller: gen-147 of this stream is one). For a Moore spec the reference is
- * therefore ltlsynt on syfco's formula with every input delayed by one step (`i` becomes `X i`):
- * a Mealy controller of that formula chooses its outputs at step t knowing the real inputs only up
- * to step t − 1, which is what a Moore controller knows.
+ * ltlsynt reads each spec as the one LTL formula the generator writes beside its TLSF
+ * (`GeneratedSpec.ltl`, TLSF's semantics as syfco defines it), not through `--tlsf`: that option
+ * runs syfco, and syfco 1.2.1.2 misprints some formulas — `!((!a) <-> (!b))` comes out as
+ * `!((!a) <-> a)`, dropping `b` (seed 3003's gen-1180: ltlsynt then answered for another formula).
+ * tslc reads the TLSF text itself, so its TLSF reader is part of what is compared.
+ *
+ * `ltlsynt --tlsf` would also answer for Mealy semantics whatever the file says (it never asks
+ * syfco for the semantics), and a spec with a Mealy controller may have no Moore one (gen-147 of
+ * this stream). For a Moore spec every input `i` of the formula becomes `X i`: a Mealy controller
+ * of that formula chooses its outputs at step t knowing the real inputs only up to step t − 1,
+ * which is what a Moore controller knows.
  *
  * ltlsynt is not always right either, so each spec is decided three times, each with `--verify`
  * (ltlsynt checks its own strategy against the formula, with Spot's automata, before it answers):
@@ -34,7 +39,7 @@ export const GENERATED_FIXTURE = join(import.meta.dirname, '../../fixtures/gener
 export type Verdict = 'realizable' | 'unrealizable';
 
 /** How the reference answer was obtained (see the file comment). */
-export type ReferenceMethod = 'tlsf' | 'moore-delayed-inputs';
+export type ReferenceMethod = 'mealy' | 'moore-delayed-inputs';
 
 export interface ReferenceRecord {
   readonly id: string;
@@ -90,23 +95,17 @@ function run(cmd: string, args: readonly string[], limitS: number): { stdout: st
   return { stdout: r.stdout ?? '', stderr: r.stderr ?? '', timedOut, status: r.status };
 }
 
-/** Every input atom `(i)` of syfco's fully parenthesised formula becomes `(X i)`. */
+/** Every input atom of a formula in the generator's syntax (`i0`, `i1`, …) becomes `(X i)`. */
 export function delayInputs(formula: string, inputs: readonly string[]): string {
   const names = new Set(inputs);
-  return formula.replace(/\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (whole, name: string) => (names.has(name) ? `(X ${name})` : whole));
+  return formula.replace(/\b[A-Za-z_][A-Za-z0-9_]*\b/g, (name) => (names.has(name) ? `(X ${name})` : name));
 }
 
-/** Runs ltlsynt (and for Moore specs syfco) on one spec written to `dir`, with `options`. */
-function decide(spec: GeneratedSpec, file: string, moore: boolean, options: readonly string[], limitS: number): { answer: string; seconds: number } {
+/** ltlsynt on the spec's formula (inputs delayed for Moore), with `--verify` and `options`. */
+function decide(spec: GeneratedSpec, options: readonly string[], limitS: number): { answer: string; seconds: number } {
   const started = performance.now();
-  let result;
-  if (!moore) result = run('ltlsynt', ['--tlsf', file, '--verify', ...options], limitS);
-  else {
-    const ins = run('syfco', ['-ins', file], 60).stdout.trim().split(/\s*,\s*/).filter(Boolean);
-    const outs = run('syfco', ['-outs', file], 60).stdout.trim().split(/\s*,\s*/).filter(Boolean);
-    const formula = delayInputs(run('syfco', ['-f', 'ltl', '-m', 'fully', file], 60).stdout.trim(), ins);
-    result = run('ltlsynt', ['-f', formula, `--ins=${ins.join(',')}`, `--outs=${outs.join(',')}`, '--verify', ...options], limitS);
-  }
+  const formula = spec.moore ? delayInputs(spec.ltl, spec.ins) : spec.ltl;
+  const result = run('ltlsynt', ['-f', formula, `--ins=${spec.ins.join(',')}`, `--outs=${spec.outs.join(',')}`, '--verify', ...options], limitS);
   const seconds = Math.round(performance.now() - started) / 1000;
   const first = result.stdout.split('\n')[0].trim();
   // `--verify` reports a strategy that fails its check on stderr ("strategy is not OK"), exit 2.
@@ -114,14 +113,11 @@ function decide(spec: GeneratedSpec, file: string, moore: boolean, options: read
   return { answer: result.timedOut ? 'TIMEOUT' : verdictOf(first) ? first : 'ERROR', seconds };
 }
 
-/** Both answers for one spec (each run again with `retryS` where it timed out within `limitS`). */
-export function recordReference(spec: GeneratedSpec, dir: string, limitS: number, retryS = limitS): ReferenceRecord {
-  const file = join(dir, `${spec.id}.tlsf`);
-  writeFileSync(file, spec.tlsf);
-  const moore = /SEMANTICS:\s*Moore/.test(spec.tlsf);
+/** The three answers for one spec (each run again with `retryS` where it timed out within `limitS`). */
+export function recordReference(spec: GeneratedSpec, limitS: number, retryS = limitS): ReferenceRecord {
   const once = (options: readonly string[]) => {
-    const first = decide(spec, file, moore, options, limitS);
-    return first.answer === 'TIMEOUT' && retryS > limitS ? decide(spec, file, moore, options, retryS) : first;
+    const first = decide(spec, options, limitS);
+    return first.answer === 'TIMEOUT' && retryS > limitS ? decide(spec, options, retryS) : first;
   };
   const byDefault = once([]);
   const undecomposed = once(['--decompose=no']);
@@ -130,7 +126,7 @@ export function recordReference(spec: GeneratedSpec, dir: string, limitS: number
   return {
     id: spec.id,
     hash: spec.hash,
-    method: moore ? 'moore-delayed-inputs' : 'tlsf',
+    method: spec.moore ? 'moore-delayed-inputs' : 'mealy',
     answer: byDefault.answer,
     undecomposed: undecomposed.answer,
     ds: ds.answer,
