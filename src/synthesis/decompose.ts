@@ -7,7 +7,7 @@
  *
  * A group's "unrealizable" carries over to the whole spec only when the environment can satisfy
  * every other group's assumptions on its own — here: when those assumptions mention no outputs
- * and are satisfiable. Otherwise the caller solves the whole spec instead.
+ * and each group's are satisfiable together. Otherwise the caller solves the whole spec instead.
  */
 import { BddManager } from '../automata/bdd.js';
 import { acceptsSomeWord } from '../automata/emptiness.js';
