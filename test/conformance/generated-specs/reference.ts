@@ -35,6 +35,11 @@ import { join } from 'node:path';
 import type { GeneratedSpec } from './generate.js';
 
 export const GENERATED_FIXTURE = join(import.meta.dirname, '../../fixtures/generated/ltlsynt.tsv');
+/** The same for the generated TSL specs (generate-tsl.ts), on their LTL abstraction. */
+export const GENERATED_TSL_FIXTURE = join(import.meta.dirname, '../../fixtures/generated/ltlsynt-tsl.tsv');
+
+/** What the reference needs of a spec: its formula and input/output split. */
+export type ReferenceInput = Pick<GeneratedSpec, 'id' | 'hash' | 'ltl' | 'ins' | 'outs' | 'moore'>;
 
 export type Verdict = 'realizable' | 'unrealizable';
 
@@ -71,10 +76,10 @@ function verdictOf(answer: string): Verdict | undefined {
 }
 
 /** The committed records by spec id; empty when the fixture is absent. */
-export function referenceRecords(): ReadonlyMap<string, ReferenceRecord> {
+export function referenceRecords(path = GENERATED_FIXTURE): ReadonlyMap<string, ReferenceRecord> {
   const out = new Map<string, ReferenceRecord>();
-  if (!existsSync(GENERATED_FIXTURE)) return out;
-  const lines = readFileSync(GENERATED_FIXTURE, 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+  if (!existsSync(path)) return out;
+  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#'));
   lines.shift(); // header
   for (const line of lines) {
     const [id, hash, method, answer, undecomposed, ds, seconds] = line.split('\t');
@@ -102,7 +107,7 @@ export function delayInputs(formula: string, inputs: readonly string[]): string 
 }
 
 /** ltlsynt on the spec's formula (inputs delayed for Moore), with `--verify` and `options`. */
-function decide(spec: GeneratedSpec, options: readonly string[], limitS: number): { answer: string; seconds: number } {
+function decide(spec: ReferenceInput, options: readonly string[], limitS: number): { answer: string; seconds: number } {
   const started = performance.now();
   const formula = spec.moore ? delayInputs(spec.ltl, spec.ins) : spec.ltl;
   const result = run('ltlsynt', ['-f', formula, `--ins=${spec.ins.join(',')}`, `--outs=${spec.outs.join(',')}`, '--verify', ...options], limitS);
@@ -114,7 +119,7 @@ function decide(spec: GeneratedSpec, options: readonly string[], limitS: number)
 }
 
 /** The three answers for one spec (each run again with `retryS` where it timed out within `limitS`). */
-export function recordReference(spec: GeneratedSpec, limitS: number, retryS = limitS): ReferenceRecord {
+export function recordReference(spec: ReferenceInput, limitS: number, retryS = limitS): ReferenceRecord {
   const once = (options: readonly string[]) => {
     const first = decide(spec, options, limitS);
     return first.answer === 'TIMEOUT' && retryS > limitS ? decide(spec, options, retryS) : first;
@@ -135,8 +140,8 @@ export function recordReference(spec: GeneratedSpec, limitS: number, retryS = li
   };
 }
 
-export function writeReferenceRecords(records: readonly ReferenceRecord[], comment: readonly string[]): void {
+export function writeReferenceRecords(records: readonly ReferenceRecord[], comment: readonly string[], path = GENERATED_FIXTURE): void {
   const rows = records.map((r) => [r.id, r.hash, r.method, r.answer, r.undecomposed, r.ds, r.seconds.toFixed(3)].join('\t'));
   const header = 'id\thash\tmethod\tanswer\tanswer_decompose_no\tanswer_decompose_no_algo_ds\tseconds';
-  writeFileSync(GENERATED_FIXTURE, [...comment.map((c) => `# ${c}`), header, ...rows, ''].join('\n'));
+  writeFileSync(path, [...comment.map((c) => `# ${c}`), header, ...rows, ''].join('\n'));
 }
