@@ -103,10 +103,10 @@ describe('generated specs: the reference answers', () => {
   it.runIf(process.env.GENERATED_FIXTURES === 'write')('rewrites the fixture', () => {
     const version = toolVersion('ltlsynt');
     if (!version) throw new Error('ltlsynt must be on PATH to record the fixture');
-    const out: ReferenceRecord[] = specs.map((s: GeneratedSpec) => recordReference(s, 10, 60));
+    const out: ReferenceRecord[] = specs.map((s: GeneratedSpec) => recordReference(s, 10, 30));
     writeReferenceRecords(out, [
       `ltlsynt's realizability answers on the generated specs (seed ${GENERATED_SEED}, ${GENERATED_COUNT} specs, and ${GENERATED_EXTRA.length} from other seeds); see README.md.`,
-      `Recorded with ${version} on each spec's LTL formula, with --verify: by default, with --decompose=no, and with --decompose=no --algo=ds; 10 s per spec (60 s for a timeout), one at a time.`,
+      `Recorded with ${version} on each spec's LTL formula, with --verify: by default, with --decompose=no, and with --decompose=no --algo=ds; 10 s per spec (30 s for a timeout), one at a time.`,
     ]);
   }, 3_600_000);
 });

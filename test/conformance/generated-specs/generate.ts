@@ -15,9 +15,9 @@ import { createHash } from 'node:crypto';
 import { mulberry32 } from '../../../runtime/random.js';
 
 export interface GeneratedSpec {
-  /** `gen-<index>-<family>` (`gen-s<seed>-<index>-<family>` outside the main stream). */
+  /** `gen-<index>-<family>` (`gen-s<seed>-<index>-<family>` for other seeds). */
   readonly id: string;
-  readonly family: Family;
+  readonly family: Family | 'large';
   readonly tlsf: string;
   /**
    * The same spec as one LTL formula in Spot syntax, by TLSF's (non-strict) semantics:
@@ -39,6 +39,8 @@ export type Family = (typeof FAMILIES)[number];
 /** The stream the fixture records (changing either means re-recording it). */
 export const GENERATED_SEED = 20261125;
 export const GENERATED_COUNT = 900;
+/** Specs of the `large` stream (same seed): more parts over more inputs and outputs. */
+export const GENERATED_LARGE_COUNT = 100;
 /**
  * Specs from longer runs with other seeds that found something (seed, index): kept in the
  * committed check. Seed 1001: 124, 770, 1146, 1248 (bounded-engine counterstrategies that broke
@@ -248,19 +250,25 @@ function mixed(r: Rng, v: Vars): Parts {
   return { assumptions: parts.flatMap((p) => p.assumptions), guarantees: parts.flatMap((p) => p.guarantees) };
 }
 
-const BUILDERS: Record<Family, (r: Rng, v: Vars) => Parts> = { gr1, response, nested, delay, random, mixed };
+/** Larger still (the `large` stream): three to five families' parts over up to six inputs and outputs. */
+function large(r: Rng, v: Vars): Parts {
+  const parts = Array.from({ length: r.range(3, 5) }, () => r.pick([gr1, response, nested, delay, gr1, response])(r, v));
+  return { assumptions: parts.flatMap((p) => p.assumptions), guarantees: parts.flatMap((p) => p.guarantees) };
+}
+
+const BUILDERS: Record<Family | 'large', (r: Rng, v: Vars) => Parts> = { gr1, response, nested, delay, random, mixed, large };
 
 function section(name: string, formulas: readonly string[]): string {
   return formulas.length === 0 ? '' : `  ${name} {\n${formulas.map((f) => `    ${f};\n`).join('')}  }\n`;
 }
 
 /** Spec `index` of the stream of `seed`. */
-export function generatedSpec(seed: number, index: number): GeneratedSpec {
+export function generatedSpec(seed: number, index: number, stream: 'main' | 'large' = 'main'): GeneratedSpec {
   // One generator per spec (seeded from the stream's seed and the index), so that spec k does not
   // depend on how many random numbers the specs before it drew.
-  const r = new Rng((Math.imul(seed, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0);
-  const family = FAMILIES[index % FAMILIES.length];
-  const most = family === 'mixed' ? 4 : 3;
+  const r = new Rng((Math.imul(seed, 0x9e3779b1) ^ Math.imul(index + 1, stream === 'main' ? 0x85ebca6b : 0xc2b2ae35)) >>> 0);
+  const family = stream === 'large' ? 'large' : FAMILIES[index % FAMILIES.length];
+  const most = family === 'large' ? 6 : family === 'mixed' ? 4 : 3;
   const v: Vars = {
     ins: Array.from({ length: r.range(1, most) }, (_, k) => `i${k}`),
     outs: Array.from({ length: r.range(1, most) }, (_, k) => `o${k}`),
@@ -289,7 +297,11 @@ export function generatedSpec(seed: number, index: number): GeneratedSpec {
   return { id, family, tlsf, ltl, ins: v.ins, outs: v.outs, moore, hash: createHash('sha256').update(tlsf).digest('hex').slice(0, 12) };
 }
 
-/** The committed stream: GENERATED_COUNT specs of GENERATED_SEED, then GENERATED_EXTRA. */
+/** The committed stream: GENERATED_COUNT specs of GENERATED_SEED, GENERATED_LARGE_COUNT large ones, then GENERATED_EXTRA. */
 export function generatedSpecs(): GeneratedSpec[] {
-  return [...Array.from({ length: GENERATED_COUNT }, (_, k) => generatedSpec(GENERATED_SEED, k)), ...GENERATED_EXTRA.map(([seed, k]) => generatedSpec(seed, k))];
+  return [
+    ...Array.from({ length: GENERATED_COUNT }, (_, k) => generatedSpec(GENERATED_SEED, k)),
+    ...Array.from({ length: GENERATED_LARGE_COUNT }, (_, k) => generatedSpec(GENERATED_SEED, k, 'large')),
+    ...GENERATED_EXTRA.map(([seed, k]) => generatedSpec(seed, k)),
+  ];
 }
