@@ -20,9 +20,9 @@ export interface GeneratedSpec {
   readonly family: Family | 'large';
   readonly tlsf: string;
   /**
-   * The same spec as one LTL formula in Spot syntax, by TLSF's (non-strict) semantics:
-   * `INITIALLY → (PRESET ∧ ((G REQUIRE ∧ ASSUMPTIONS) → (G ASSERT ∧ GUARANTEES)))`, which is how
-   * syfco writes it. The reference (ltlsynt) reads this rather than syfco's output: syfco 1.2.1.2
+   * The same spec as one LTL formula in Spot syntax, by TLSF's semantics as syfco writes it:
+   * `INITIALLY → (PRESET ∧ ((G REQUIRE ∧ ASSUMPTIONS) → (G ASSERT ∧ GUARANTEES)))`, and for Strict
+   * specs (`syfco -os`) `INITIALLY → ((ASSERT W ¬REQUIRE) ∧ PRESET ∧ ((G REQUIRE ∧ ASSUMPTIONS) → GUARANTEES))`. The reference (ltlsynt) reads this rather than syfco's output: syfco 1.2.1.2
    * misprints some formulas (`!((!a) <-> (!b))` comes out as `!((!a) <-> a)`).
    */
   readonly ltl: string;
@@ -280,10 +280,13 @@ export function generatedSpec(seed: number, index: number, stream: 'main' | 'lar
   const preset = r.chance(0.15) ? [literal(r, v.outs)] : [];
   const require = r.chance(0.1) ? [implies(r.pick(v.ins), X(not(r.pick(v.ins))))] : [];
   const assert = r.chance(0.15) ? [overAll(r, v)] : [];
-  const semantics = moore ? 'Moore' : 'Mealy';
+  // Drawn last, so that the specs drawn before Strict was added are unchanged but for this line.
+  const strict = r.chance(0.15);
+  const target = moore ? 'Moore' : 'Mealy';
+  const semantics = strict ? `${target},Strict` : target;
   const id = seed === GENERATED_SEED ? `gen-${index}-${family}` : `gen-s${seed}-${index}-${family}`;
   const tlsf =
-    `INFO {\n  TITLE: "${id}"\n  DESCRIPTION: "generated (seed ${seed}, spec ${index})"\n  SEMANTICS: ${semantics}\n  TARGET: ${semantics}\n}\n` +
+    `INFO {\n  TITLE: "${id}"\n  DESCRIPTION: "generated (seed ${seed}, spec ${index})"\n  SEMANTICS: ${semantics}\n  TARGET: ${target}\n}\n` +
     `MAIN {\n  INPUTS {\n${v.ins.map((n) => `    ${n};\n`).join('')}  }\n  OUTPUTS {\n${v.outs.map((n) => `    ${n};\n`).join('')}  }\n` +
     section('INITIALLY', initially) +
     section('PRESET', preset) +
@@ -293,7 +296,11 @@ export function generatedSpec(seed: number, index: number, stream: 'main' | 'lar
     section('GUARANTEES', parts.guarantees) +
     '}\n';
   const conj = (xs: readonly string[]) => (xs.length === 0 ? 'true' : xs.map((x) => `(${x})`).join(' && '));
-  const ltl = `(${conj(initially)}) -> ((${conj(preset)}) && (((${conj(require.map(G))}) && (${conj(parts.assumptions)})) -> ((${conj(assert.map(G))}) && (${conj(parts.guarantees)}))))`;
+  // Strict semantics (as `syfco -os` writes it): the invariants must hold as long as the
+  // environment has kept its own, `ASSERT W ¬REQUIRE`, outside the implication.
+  const ltl = strict
+    ? `(${conj(initially)}) -> (((${conj(assert)}) W (! (${conj(require)}))) && (${conj(preset)}) && (((${conj(require.map(G))}) && (${conj(parts.assumptions)})) -> (${conj(parts.guarantees)})))`
+    : `(${conj(initially)}) -> ((${conj(preset)}) && (((${conj(require.map(G))}) && (${conj(parts.assumptions)})) -> ((${conj(assert.map(G))}) && (${conj(parts.guarantees)}))))`;
   return { id, family, tlsf, ltl, ins: v.ins, outs: v.outs, moore, hash: createHash('sha256').update(tlsf).digest('hex').slice(0, 12) };
 }
 

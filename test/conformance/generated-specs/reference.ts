@@ -30,7 +30,8 @@
  * show where it differs.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GeneratedSpec } from './generate.js';
 
@@ -62,6 +63,12 @@ export interface ReferenceRecord {
   readonly verdict?: Verdict;
   /** Wall seconds of the undecomposed run. */
   readonly seconds: number;
+  /**
+   * Whether syfco's reading of the TLSF text (`-f ltl`, with `-os` for Strict) is the same
+   * language as the formula the generator wrote (`ltlfilt --equivalent-to`): `yes`, `no`, or `-`
+   * where not known (TSL specs, or syfco absent). A check of the generator's semantics of TLSF.
+   */
+  readonly syfco: string;
 }
 
 /** The reference verdict from the two undecomposed answers. */
@@ -82,9 +89,9 @@ export function referenceRecords(path = GENERATED_FIXTURE): ReadonlyMap<string, 
   const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('#'));
   lines.shift(); // header
   for (const line of lines) {
-    const [id, hash, method, answer, undecomposed, ds, seconds] = line.split('\t');
+    const [id, hash, method, answer, undecomposed, ds, seconds, syfco] = line.split('\t');
     const verdict = referenceVerdict(undecomposed, ds);
-    out.set(id, { id, hash, method: method as ReferenceMethod, answer, undecomposed, ds, seconds: Number(seconds), ...(verdict ? { verdict } : {}) });
+    out.set(id, { id, hash, method: method as ReferenceMethod, answer, undecomposed, ds, seconds: Number(seconds), syfco: syfco ?? '-', ...(verdict ? { verdict } : {}) });
   }
   return out;
 }
@@ -118,8 +125,26 @@ function decide(spec: ReferenceInput, options: readonly string[], limitS: number
   return { answer: result.timedOut ? 'TIMEOUT' : verdictOf(first) ? first : 'ERROR', seconds };
 }
 
+/** `yes` if syfco reads `tlsf` as the same language as `ltl`, `no` if not, `-` if unknown. */
+export function syfcoAgrees(tlsf: string, ltl: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tslc-syfco-'));
+  try {
+    const file = join(dir, 'spec.tlsf');
+    writeFileSync(file, tlsf);
+    const strict = /SEMANTICS:\s*\w+\s*,\s*Strict/.test(tlsf);
+    const target = /TARGET:\s*Moore/.test(tlsf) ? 'Moore' : 'Mealy';
+    const read = run('syfco', ['-f', 'ltl', '-m', 'fully', ...(strict ? ['-os', target] : []), file], 60);
+    if (read.status !== 0 || read.stdout.trim() === '') return '-';
+    const same = run('ltlfilt', ['-f', ltl, `--equivalent-to=${read.stdout.trim()}`], 60);
+    if (same.timedOut || (same.status !== 0 && same.status !== 1)) return '-';
+    return same.stdout.trim() === '' ? 'no' : 'yes';
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The three answers for one spec (each run again with `retryS` where it timed out within `limitS`). */
-export function recordReference(spec: ReferenceInput, limitS: number, retryS = limitS): ReferenceRecord {
+export function recordReference(spec: ReferenceInput, limitS: number, retryS = limitS, tlsf?: string): ReferenceRecord {
   const once = (options: readonly string[]) => {
     const first = decide(spec, options, limitS);
     return first.answer === 'TIMEOUT' && retryS > limitS ? decide(spec, options, retryS) : first;
@@ -136,12 +161,13 @@ export function recordReference(spec: ReferenceInput, limitS: number, retryS = l
     undecomposed: undecomposed.answer,
     ds: ds.answer,
     seconds: undecomposed.seconds,
+    syfco: tlsf === undefined ? '-' : syfcoAgrees(tlsf, spec.ltl),
     ...(verdict ? { verdict } : {}),
   };
 }
 
 export function writeReferenceRecords(records: readonly ReferenceRecord[], comment: readonly string[], path = GENERATED_FIXTURE): void {
-  const rows = records.map((r) => [r.id, r.hash, r.method, r.answer, r.undecomposed, r.ds, r.seconds.toFixed(3)].join('\t'));
-  const header = 'id\thash\tmethod\tanswer\tanswer_decompose_no\tanswer_decompose_no_algo_ds\tseconds';
+  const rows = records.map((r) => [r.id, r.hash, r.method, r.answer, r.undecomposed, r.ds, r.seconds.toFixed(3), r.syfco].join('\t'));
+  const header = 'id\thash\tmethod\tanswer\tanswer_decompose_no\tanswer_decompose_no_algo_ds\tseconds\tsyfco_agrees';
   writeFileSync(path, [...comment.map((c) => `# ${c}`), header, ...rows, ''].join('\n'));
 }
