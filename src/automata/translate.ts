@@ -47,13 +47,6 @@ export interface TranslateOptions {
   readonly productOfConjuncts?: boolean;
   /** The automatic mode's work budget for the tableau (default AUTO_TABLEAU_WORK units). */
   readonly tableauWork?: number;
-  /**
-   * Only the tableau (default false): past `maxStates` or `tableauWork` (which then also bounds a
-   * single conjunct's tableau) throw `TimeoutError('size' | 'work')` instead of building the
-   * product. An automaton that comes out is the one the automatic mode builds with larger bounds
-   * (the same tableau), so a caller may keep it for later uncapped use.
-   */
-  readonly tableauOnly?: boolean;
 }
 
 export interface SymbolicEdge {
@@ -118,7 +111,6 @@ export function translateLtlSymbolic(f: Formula, bdd: BddManager, options: Trans
   // `G(a ∧ b)` counts as `G a ∧ G b`: simplification gathers invariants into one `G` of a big
   // conjunction, whose tableau is as costly as the whole conjunction's.
   const parts = mode === false ? [] : conjuncts(root);
-  if (options.tableauOnly) return tableauTranslation(root, aps, bdd, options, poll, Math.min(maxStates, AUTO_TABLEAU_STATES), options.tableauWork ?? AUTO_TABLEAU_WORK);
   if (parts.length <= 1) return tableauTranslation(root, aps, bdd, options, poll, maxStates);
   if (mode === true) return productOfConjuncts(parts, aps, bdd, options, poll);
   try {

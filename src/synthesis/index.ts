@@ -209,8 +209,6 @@ interface Budget {
    * made under another time slice is the same automaton.
    */
   readonly automata: Map<number, Ucw>;
-  /** Bounds on new translations (a probe's: see PROBE_LIMITS); past them the probe gives up. */
-  readonly translationLimits?: { readonly maxStates: number; readonly tableauWork: number };
 }
 
 /** Whether `spec`, or the spec it is a conclusive part of, is known to be realizable. */
@@ -479,7 +477,6 @@ function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, w
     let ticks = 0;
     const sub: Budget = {
       ...budget,
-      translationLimits: { maxStates: PROBE_LIMITS.maxStates, tableauWork: PROBE_LIMITS.tableauWork },
       deadline: sliceEnd,
       tick: () => {
         budget.tick();
@@ -488,15 +485,14 @@ function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, w
     };
     try {
       // Only an "unrealizable" answer is used, so a controller for the probe would be thrown away.
-      const outcome = solveGame({ ...spec, guarantees: [g] }, { ...options, maxK: 0, nodeCap: PROBE_LIMITS.positions }, { ...want, controller: false }, sub);
+      const outcome = solveGame({ ...spec, guarantees: [g] }, { ...options, maxK: Math.min(options.maxK ?? 40, 8) }, { ...want, controller: false }, sub);
       budget.progress(`probe of an environment-only guarantee: ${outcome.verdict}${outcome.verdict === 'unrealizable' ? ` (K=${outcome.stats.K})` : ''}`);
       if (outcome.verdict === 'unrealizable') return outcome;
     } catch (err) {
       // The probe's slice ran out: its own tick, or a translation given the slice as deadline
       // (which used to escape as a timeout of the whole spec when the probe ran early).
       const sliceOver = (err instanceof TimeoutError || err instanceof Timeout) && performance.now() < budget.deadline;
-      if (err instanceof ProbeBeyondLimits) budget.progress('probe of an environment-only guarantee: its automaton exceeds the probe limits');
-      else if (!(err instanceof ProbeTimeout) && !sliceOver) throw err;
+      if (!(err instanceof ProbeTimeout) && !sliceOver) throw err;
     }
   }
   return undefined;
@@ -504,22 +500,8 @@ function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, w
 
 class ProbeTimeout extends Error {}
 
-/** A probe's automaton would exceed PROBE_LIMITS: the probe is given up. */
-class ProbeBeyondLimits extends Error {}
-
 /** A primal game's time slice ran out while the dual game may still answer (see `solveGame`). */
 class GameSliceOver extends Error {}
-
-/**
- * A probe's bounds: counts, never the clock, so whether it runs to an answer is the same on every
- * machine. A probe pays off only when its game is much smaller than the spec's (the two on the
- * corpus that settle a spec: 2–4 primal and 10–22 dual states, 2–6 positions, at K = 0); the
- * others cost up to a few seconds before (lazy_shades_problem_d6376bf9: two probes of 0.3 s each
- * on a spec solved in 0.3 s, the AllLights specs 1.6 s) and never answered. Games at K = 0 only;
- * automata by the tableau alone, within `maxStates` states and `tableauWork` work units (about
- * 50 ms); at most `positions` positions per game.
- */
-const PROBE_LIMITS = { maxStates: 64, tableauWork: 2_000_000, positions: 2_000 } as const;
 
 /**
  * The parity route's verdict on a TSL spec whose controller the bounded engine is building (a
@@ -763,16 +745,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   const automatonOf = (f: Formula, deadline = budget.deadline): Ucw => {
     let ucw = budget.automata.get(f.id);
     if (ucw !== undefined) return ucw;
-    const limits = budget.translationLimits;
-    let tgba;
-    try {
-      // Within the limits only the tableau, which is then the automaton the unlimited automatic
-      // mode builds too: it is kept for the main game like any other.
-      tgba = translateLtlSymbolic(f, new BddManager(), limits ? { deadline, tick, tableauOnly: true, ...limits } : { deadline, tick });
-    } catch (err) {
-      if (limits && err instanceof TimeoutError && err.reason !== 'deadline') throw new ProbeBeyondLimits();
-      throw err;
-    }
+    const tgba = translateLtlSymbolic(f, new BddManager(), { deadline, tick });
     budget.automata.set(f.id, (ucw = ucwFromTgba(tgba)));
     return ucw;
   };

@@ -86,22 +86,3 @@ describe('tableau or product: a work budget, not a time slice', () => {
     expect(smallTableau).not.toEqual(shape(translateLtlSymbolic(small, new BddManager(), { productOfConjuncts: true })));
   });
 });
-
-describe('tableauOnly: the automatic mode\'s tableau, or an error instead of the product', () => {
-  it('gives the automaton the automatic mode builds when the tableau fits, and throws where the product would follow', () => {
-    const f = sharedEventualities();
-    const auto = translateLtlSymbolic(f, new BddManager());
-    const only = translateLtlSymbolic(f, new BddManager(), { tableauOnly: true, maxStates: 1000, tableauWork: 26_000_000 });
-    expect(shape(only)).toEqual(shape(auto));
-    // Past a small state cap the automatic mode turns to the product; tableauOnly stops there.
-    let reason: string | undefined;
-    try {
-      translateLtlSymbolic(f, new BddManager(), { tableauOnly: true, maxStates: 2 });
-    } catch (err) {
-      if (err instanceof TimeoutError) reason = err.reason;
-    }
-    expect(reason).toBe('size');
-    // A single conjunct's tableau is bounded by the work budget too.
-    expect(() => translateLtlSymbolic(G(F(ap('a'))), new BddManager(), { tableauOnly: true, tableauWork: 1 })).toThrow(TimeoutError);
-  });
-});

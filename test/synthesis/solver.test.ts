@@ -222,18 +222,6 @@ describe('a long primal game pauses for the dual', () => {
 });
 
 describe('probes of environment-only guarantees', () => {
-  const shades = corpusPath('syntcomp-tsl/lazy_shades_problem_d6376bf9.tlsf');
-  test.skipIf(!existsSync(shades))('a probe whose automaton is as large as the spec\'s is given up by its count limits', async () => {
-    // Both guarantees mention inputs only and need every assumption, so each probe would be about
-    // the spec's own game (188 states); they used to take a third of a second each.
-    const spec = await loadGame(shades);
-    const messages: string[] = [];
-    const r = checkRealizability(spec, { timeoutMs: 20_000, route: 'bounded', checksAfterMs: 0, onProgress: (m) => messages.push(m) });
-    expect(r.verdict).toBe('realizable');
-    const probes = messages.filter((m) => m.startsWith('probe of an environment-only guarantee'));
-    // (The other guarantee holds under the assumptions alone: its automaton is empty.)
-    expect(probes).toEqual(['probe of an environment-only guarantee: realizable', 'probe of an environment-only guarantee: its automaton exceeds the probe limits']);
-  });
   test('a small probe still settles an unrealizable spec at K = 0', () => {
     // `G F r` alone fails; the output-dependent guarantee makes the whole game larger.
     const spec = gameOf({
