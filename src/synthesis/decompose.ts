@@ -7,16 +7,18 @@
  *
  * A group's "unrealizable" carries over to the whole spec only when the environment can satisfy
  * every other group's assumptions on its own — here: when those assumptions mention no outputs
- * and are satisfiable. Otherwise the caller solves the whole spec instead.
+ * and each group's are satisfiable together. Otherwise the caller solves the whole spec instead.
  */
 import { BddManager } from '../automata/bdd.js';
+import { acceptsSomeWord } from '../automata/emptiness.js';
+import { TimeoutError } from '../automata/deadline.js';
 import { translateLtlSymbolic } from '../automata/translate.js';
+import type { Counterstrategy } from '../game/counterstrategy.js';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
 import { dict, mergeDicts } from '../../runtime/dict.js';
 import { type GameSpec, inputNames, outputNames, type SignalGroup, type SpecPart } from '../game/spec.js';
-import { atoms, conjuncts, type Formula } from '../ltl/formula.js';
+import { and, atoms, conjuncts, type Formula } from '../ltl/formula.js';
 import { minimizeMealy } from './extract.js';
-import { ucwFromTgba } from './ucw.js';
 
 export interface DecomposedPart {
   readonly spec: GameSpec;
@@ -46,6 +48,9 @@ class UnionFind {
     if (ra !== rb) this.parent.set(ra, rb);
   }
 }
+
+/** States of the automaton of one class's assumptions before `decompose` stops and says "not keepable". */
+const KEEPABLE_MAX_STATES = 2000;
 
 export function decompose(spec: GameSpec): { parts: DecomposedPart[] } | undefined {
   const outputs = new Set(outputNames(spec));
@@ -90,9 +95,29 @@ export function decompose(spec: GameSpec): { parts: DecomposedPart[] } | undefin
   const withGoals = [...classes.entries()].filter(([, list]) => list.some((it) => it.kind !== 'assumption'));
   if (withGoals.length <= 1) return undefined;
 
-  // Assumptions the environment can satisfy on its own: input-only and satisfiable.
-  const envSatisfiable = (it: Item) =>
-    [...atoms(it.formula)].every((a) => inputs.has(a)) && ucwFromTgba(translateLtlSymbolic(it.formula, new BddManager())).stateCount > 0;
+  // Whether the environment can keep a class's assumptions on its own: they mention only inputs
+  // and are satisfiable together (each one satisfiable is not enough: `F G i` and `F G ¬i` are,
+  // not both — seed 3003's gen-293 of the generated specs, realizable because of that, was called
+  // unrealizable by a part). Classes share no input, so classes can be kept independently, and
+  // the environment plays a part's counterstrategy beside them. A translation past its cap
+  // answers no: the part's "unrealizable" then sends the solver to the whole spec.
+  const keepable = new Map<string, boolean>();
+  const envKeeps = (root: string, list: readonly Item[]): boolean => {
+    let known = keepable.get(root);
+    if (known !== undefined) return known;
+    const assumed = list.filter((it) => it.kind === 'assumption').map((it) => it.formula);
+    known = assumed.length === 0;
+    if (!known && assumed.every((f) => [...atoms(f)].every((a) => inputs.has(a)))) {
+      try {
+        known = acceptsSomeWord(translateLtlSymbolic(and(...assumed), new BddManager(), { maxStates: KEEPABLE_MAX_STATES }));
+      } catch (err) {
+        if (!(err instanceof TimeoutError)) throw err;
+      }
+    }
+    keepable.set(root, known);
+    return known;
+  };
+  const othersKeepable = (root: string) => [...classes.entries()].every(([r, list]) => r === root || envKeeps(r, list));
   const assumptionsOutside = (root: string) =>
     [...classes.entries()].filter(([r]) => r !== root).flatMap(([, list]) => list.filter((it) => it.kind === 'assumption'));
 
@@ -114,7 +139,7 @@ export function decompose(spec: GameSpec): { parts: DecomposedPart[] } | undefin
     const outside = assumptionsOutside(root);
     return {
       spec: sub,
-      conclusive: outside.every(envSatisfiable),
+      conclusive: othersKeepable(root),
       counterstrategyCarries: outside.length === 0,
       size: list.length,
     };
@@ -122,6 +147,25 @@ export function decompose(spec: GameSpec): { parts: DecomposedPart[] } | undefin
   // Small parts first: a quick "unrealizable" ends the search early.
   parts.sort((x, y) => x.size - y.size);
   return { parts };
+}
+
+/**
+ * A part's counterstrategy as one for the whole spec (where it carries: `counterstrategyCarries`).
+ * The part plays only its own inputs; the others are played false in every step (any fixed value
+ * does: the part's conjuncts do not read them and no other part's assumption has to be kept), so
+ * that the strategy answers for every input of the spec, as a counterstrategy must. Its
+ * transitions already leave the other parts' outputs open (either value).
+ */
+export function widenCounterstrategy(cs: Counterstrategy, inputs: readonly string[], outputs: readonly string[]): Counterstrategy {
+  const missing = inputs.filter((name) => !cs.inputs.includes(name));
+  if (missing.length === 0 && outputs.length === cs.outputs.length) return cs;
+  const fixed = dict(missing.map((name) => [name, false] as const));
+  return {
+    ...cs,
+    inputs: [...inputs],
+    outputs: [...outputs],
+    transitions: cs.transitions.map((t) => ({ ...t, input: mergeDicts(t.input, fixed) })),
+  };
 }
 
 /**

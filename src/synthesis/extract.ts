@@ -340,12 +340,16 @@ export function extractDualMooreCounterstrategy(
  * Counterstrategy from a lost primal game (Mealy spec, terminal automaton): the environment
  * follows the attractor — in each losing position it plays an input class whose every answer
  * reaches an earlier-lost position or exceeds the bound; exceeding the bound on a terminal
- * automaton means the specification is already violated, so a sink state plays on.
+ * automaton means the specification is already violated, so a sink state plays on, with
+ * `sinkInput`: the game may have restricted the environment to the input invariants among the
+ * assumptions, and a counterstrategy that broke one in the sink would lose (seed 1001's gen-124:
+ * assumption `G i1`, and the sink played ¬i1).
  */
 export function extractAttractorCounterstrategy(
   game: SolvedGame,
   inputs: readonly string[],
   outputs: readonly string[],
+  sinkInput: Cube = completeInputs({}, inputs),
 ): Counterstrategy {
   const states: number[] = [0];
   const stateOf = new Map<number, number>([[0, 0]]);
@@ -368,7 +372,7 @@ export function extractAttractorCounterstrategy(
     }
     return s;
   };
-  const idle = completeInputs({}, inputs);
+  const idle = completeInputs(sinkInput, inputs);
   for (let s = 0; s < states.length; s++) {
     const u = states[s];
     if (u === SINK) {

@@ -17,7 +17,7 @@ import { exactlyOne, type GameSpec, inputNames, outputNames, type SpecPart } fro
 import { and, atoms, conjuncts, FALSE, type Formula, G, implies, isPropositional, not, TRUE } from '../ltl/formula.js';
 import { fixesOutputsOf, verifyController, verifyCounterstrategy } from '../verify/index.js';
 import { DEFAULT_EXACT_BUDGET, exactMinimize } from './exact-minimize.js';
-import { ControllerTooLarge, decompose, productOfControllers } from './decompose.js';
+import { ControllerTooLarge, decompose, productOfControllers, widenCounterstrategy } from './decompose.js';
 import {
   extractAttractorCounterstrategy,
   extractDualCounterstrategy,
@@ -294,10 +294,19 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     // controller (checked below like any other).
     if (outcome.verdict === 'unknown' && budget.realizable?.spec === lifted && performance.now() < deadline) outcome = budget.realizable.outcome;
     if (outcome.verdict === 'unknown') return { verdict: 'unknown', reason: outcome.reason, seconds: seconds() };
-    if (outcome.verdict === 'unrealizable')
-      return want.counterstrategy
-        ? { verdict: 'unrealizable', counterstrategy: outcome.counterstrategy!, seconds: seconds(), stats: outcome.stats }
-        : { verdict: 'unrealizable', seconds: seconds(), stats: outcome.stats };
+    if (outcome.verdict === 'unrealizable') {
+      if (!want.counterstrategy) return { verdict: 'unrealizable', seconds: seconds(), stats: outcome.stats };
+      const counterstrategy = outcome.counterstrategy!;
+      // Every counterstrategy that leaves here has passed the independent check, as every
+      // controller has: extraction had bugs that the verdicts did not (generated specs, see
+      // docs/conformance.md). The parity route's were checked where they were made.
+      if (outcome.stats.route !== 'parity') {
+        const checked = verifyCounterstrategy(spec, counterstrategy, { poll: budget.clock });
+        if (!checked.ok)
+          throw new InternalSynthesisError(`synthesized counterstrategy failed independent verification (${checked.kind}): ${checked.message}`);
+      }
+      return { verdict: 'unrealizable', counterstrategy, seconds: seconds(), stats: outcome.stats };
+    }
     if (!want.controller) return { verdict: 'realizable', seconds: seconds(), stats: outcome.stats };
     const raw = outcome.controller!;
     // The checks keep to the run's deadline (a check that runs out answers `unknown`, in time).
@@ -534,8 +543,10 @@ function solveDecomposed(spec: GameSpec, options: SynthesisOptions, want: Wanted
     budget.progress(`part ${part.spec.name}: ${outcome.verdict}`);
     if (outcome.verdict === 'unknown') return outcome;
     if (outcome.verdict === 'unrealizable') {
-      if (want.counterstrategy ? part.counterstrategyCarries : part.conclusive)
-        return { ...outcome, stats: { ...outcome.stats, parts: plan.parts.length } };
+      if (want.counterstrategy ? part.counterstrategyCarries : part.conclusive) {
+        const counterstrategy = outcome.counterstrategy && widenCounterstrategy(outcome.counterstrategy, inputNames(spec), outputNames(spec));
+        return { ...outcome, ...(counterstrategy ? { counterstrategy } : {}), stats: { ...outcome.stats, parts: plan.parts.length } };
+      }
       // The part may lean on assumptions that other parts own: decide the whole spec instead.
       budget.progress(`part ${part.spec.name} is unrealizable on its own; solving the whole spec`);
       return solveSpec(spec, options, want, budget);
@@ -760,16 +771,23 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   const inputDims = dimensionsFor(inputs, []);
   const freeOutputDims = dimensionsFor(outputs, []);
 
-  // Invariant assumptions over inputs restrict the environment's moves instead of growing the
-  // automata (Mealy only: there the environment moves first, so the restriction is exact).
-  const inputSet = new Set(inputs);
-  const assumptionConjuncts = spec.assumptions.flatMap((p) => conjuncts(p.formula));
-  const invariants = mealy ? assumptionConjuncts.map((f) => inputInvariant(f, inputSet)) : [];
-  const envFilter = and(...invariants.filter((f): f is Formula => f !== undefined));
-  const A = and(...assumptionConjuncts.filter((_, i) => invariants[i] === undefined));
-
   // Signal groups the move enumeration cannot enforce stay in the formula.
   const unenforced = spec.signals.filter((g) => !enforced.includes(g)).map((g) => exactlyOne(g.updates));
+
+  // Invariant assumptions over inputs restrict the environment's moves instead of growing the
+  // automata. The restriction is exact only in Mealy games (the environment moves first) whose
+  // every obligation sits under the assumptions: once the environment breaks an invariant, all of
+  // `A → G` holds vacuously and the controller's answers no longer matter. A PRESET part, or a
+  // signal rule the moves cannot enforce, must still hold then, so with one of those the
+  // environment keeps all its moves (generated spec gen-780: PRESET `o0`, assumption `G i2`; the
+  // restricted game's controller dropped `o0` on inputs with `¬i2`, and the independent check
+  // refused it).
+  const inputSet = new Set(inputs);
+  const assumptionConjuncts = spec.assumptions.flatMap((p) => conjuncts(p.formula));
+  const obligedAnyway = spec.preset.length > 0 || unenforced.length > 0;
+  const invariants = mealy && !obligedAnyway ? assumptionConjuncts.map((f) => inputInvariant(f, inputSet)) : [];
+  const envFilter = and(...invariants.filter((f): f is Formula => f !== undefined));
+  const A = and(...assumptionConjuncts.filter((_, i) => invariants[i] === undefined));
   const I = conj(spec.initially);
   const assumptionList = assumptionConjuncts.filter((_, i) => invariants[i] === undefined);
   const guaranteeList = spec.guarantees.flatMap((p) => conjuncts(p.formula));
@@ -940,7 +958,9 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         // solving table skipped: replay the (lost) K = 0 game on a table that lists them all.
         const complete = new MoveTable(primal.ucw, envMover, sysMover, true, envFilter, false);
         const replayed = solveBounded(complete, K, nodeCap, tick);
-        return { verdict: 'unrealizable', counterstrategy: extractAttractorCounterstrategy(replayed, inputs, outputs), stats };
+        const keepsInvariants = new BddManager();
+        const sinkInput = dict<boolean>(keepsInvariants.satisfyingAssignment(keepsInvariants.fromFormula(envFilter)) ?? []);
+        return { verdict: 'unrealizable', counterstrategy: extractAttractorCounterstrategy(replayed, inputs, outputs, sinkInput), stats };
       }
       Kp = K_SCHEDULE(Kp);
       spentPrimal += performance.now() - began;

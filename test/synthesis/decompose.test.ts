@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { decompose } from '../../src/synthesis/decompose.js';
-import { synthesize } from '../../src/synthesis/index.js';
+import { checkRealizability, synthesize, synthesizeController } from '../../src/synthesis/index.js';
 import { checkControllerAgainst, checkCounterstrategyAgainst } from '../../src/synthesis/selfcheck.js';
 import { gameOf } from './helpers.js';
+import { loadTlsfGame } from '../../src/tlsf/index.js';
+import { verifyCounterstrategy } from '../../src/verify/index.js';
 
 describe('decomposition into independent games', () => {
   const independent = gameOf({
@@ -51,5 +53,57 @@ describe('decomposition into independent games', () => {
       guarantee: ['G F r', 'G (q -> X x_f)'],
     });
     expect(synthesize(spec).verdict).toBe('realizable');
+  });
+
+  // The failing part (G F i0 with G (i0 -> F o1)) mentions neither i1 nor i2: its
+  // counterstrategy used to leave them open, and the independent check refuses that (generated
+  // spec gen-36).
+  for (const semantics of ['Mealy', 'Moore'])
+    for (const route of ['bounded', 'parity'] as const)
+      test(`an unrealizable part's counterstrategy plays every input of the whole spec (${semantics}, ${route})`, () => {
+        const spec = loadTlsfGame(
+          't.tlsf',
+          `INFO { TITLE: "t" DESCRIPTION: "d" SEMANTICS: ${semantics} TARGET: ${semantics} }
+MAIN { INPUTS { i0; i1; i2; } OUTPUTS { o0; o1; }
+  GUARANTEES { G F i0; G (i0 -> F o1); G (!i1 -> X o0); } }`,
+        );
+        const result = synthesize(spec, { route, timeoutMs: 10_000 });
+        expect(result.verdict).toBe('unrealizable');
+        if (result.verdict !== 'unrealizable') return;
+        expect(result.stats.parts).toBe(2);
+        expect(result.counterstrategy.inputs).toEqual(['i0', 'i1', 'i2']);
+        expect(verifyCounterstrategy(spec, result.counterstrategy)).toMatchObject({ ok: true });
+      });
+
+  test("a part's unrealizable is not the whole spec's when the other assumptions contradict each other", () => {
+    // F G i0 and F G !i0 are each satisfiable, not together: the spec holds vacuously, though its
+    // part G F i1 fails on its own (seed 3003's gen-293 of the generated specs: `check` said
+    // unrealizable; `synth`, which solves the whole spec for a counterstrategy, said realizable).
+    const spec = loadTlsfGame(
+      't.tlsf',
+      `INFO { TITLE: "t" DESCRIPTION: "d" SEMANTICS: Mealy TARGET: Mealy }
+MAIN { INPUTS { i0; i1; } OUTPUTS { o0; o1; }
+  ASSUMPTIONS { F G i0; F G !i0; }
+  GUARANTEES { G F i1; G (o1 <-> i0); } }`,
+    );
+    const plan = decompose(spec);
+    expect(plan?.parts).toHaveLength(2);
+    expect(plan?.parts.find((p) => p.spec.inputs.some((i) => i.name === 'i1'))?.conclusive).toBe(false);
+    expect(checkRealizability(spec, { timeoutMs: 10_000 }).verdict).toBe('realizable');
+    const controller = synthesizeController(spec, { timeoutMs: 10_000 });
+    expect(controller.verdict).toBe('realizable');
+  });
+
+  test('a part whose other assumptions can be kept together still settles the spec', () => {
+    const spec = loadTlsfGame(
+      't.tlsf',
+      `INFO { TITLE: "t" DESCRIPTION: "d" SEMANTICS: Mealy TARGET: Mealy }
+MAIN { INPUTS { i0; i1; } OUTPUTS { o0; o1; }
+  ASSUMPTIONS { F G i0; G F i0; }
+  GUARANTEES { G F i1; G (o1 <-> i0); } }`,
+    );
+    const plan = decompose(spec);
+    expect(plan?.parts.find((p) => p.spec.inputs.some((i) => i.name === 'i1'))?.conclusive).toBe(true);
+    expect(checkRealizability(spec, { timeoutMs: 10_000 }).verdict).toBe('unrealizable');
   });
 });

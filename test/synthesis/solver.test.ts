@@ -10,6 +10,8 @@ import { gameOf, type SmallSpec } from './helpers.js';
 import { readFileSync } from 'node:fs';
 import { composeGames } from '../../src/codegen/compose.js';
 import { loadTslGame } from '../../src/tsl/index.js';
+import { loadTlsfGame } from '../../src/tlsf/index.js';
+import { verifyController, verifyCounterstrategy } from '../../src/verify/index.js';
 
 const cases: Array<[string, SmallSpec, 'realizable' | 'unrealizable']> = [
   ['response', { ins: ['r'], outs: ['g'], guarantee: ['G (r -> F g)'] }, 'realizable'],
@@ -189,6 +191,44 @@ describe('spec shapes the solver rewrites before playing', () => {
       if (r.verdict === 'realizable') expect(checkControllerAgainst(lone, r.controller)).toEqual([]);
       if (r.verdict === 'unrealizable') expect(checkCounterstrategyAgainst(lone, r.counterstrategy)).toEqual([]);
     }
+  });
+});
+
+describe('invariant assumptions over inputs (the bounded engine restricts the environment by them)', () => {
+  // PRESET o0 must hold at the first step whatever the inputs, also when the environment breaks
+  // the assumption G i2 (which makes only A → G vacuous). The restricted game never saw inputs
+  // with ¬i2 and its controller dropped o0 there (generated spec gen-780, an internal error).
+  const tlsf = (preset: boolean) => `INFO { TITLE: "t" DESCRIPTION: "d" SEMANTICS: Mealy TARGET: Mealy }
+MAIN {
+  INPUTS { i0; i1; i2; } OUTPUTS { o0; }
+  INITIALLY { !i0; }
+  ${preset ? 'PRESET { o0; }' : ''}
+  ASSUMPTIONS { G i2; G !o0; }
+  GUARANTEES { G (o0 -> X (o0 && i0)); }
+}`;
+  for (const preset of [true, false])
+    test(`${preset ? 'with' : 'without'} a PRESET part: a controller that passes the independent check`, () => {
+      const spec = loadTlsfGame('t.tlsf', tlsf(preset));
+      const result = synthesize(spec, { route: 'bounded', timeoutMs: 10_000 });
+      expect(result.verdict).toBe('realizable');
+      if (result.verdict !== 'realizable') return;
+      expect(verifyController(spec, result.controller)).toMatchObject({ ok: true });
+      // Where INITIALLY holds (¬i0), the first step sets o0, also on the inputs with ¬i2.
+      const first = result.controller.transitions.filter((t) => t.from === result.controller.initial && t.input.i0 !== true);
+      if (preset) for (const t of first) expect(t.output.o0).toBe(true);
+    });
+  test('a counterstrategy from the lost primal game keeps the invariant after the spec is violated', () => {
+    // ¬i1 fails at once under G i1 (the filter); the environment must then keep i1 forever,
+    // also in the sink state where the spec is already lost (seed 1001's gen-124: it played ¬i1).
+    const spec = loadTlsfGame(
+      't.tlsf',
+      `INFO { TITLE: "t" DESCRIPTION: "d" SEMANTICS: Mealy TARGET: Mealy }
+MAIN { INPUTS { i0; i1; } OUTPUTS { o0; } ASSUMPTIONS { G i1; } GUARANTEES { !i1; } }`,
+    );
+    const result = synthesize(spec, { route: 'bounded', timeoutMs: 10_000 });
+    expect(result.verdict).toBe('unrealizable');
+    if (result.verdict !== 'unrealizable') return;
+    expect(verifyCounterstrategy(spec, result.counterstrategy)).toMatchObject({ ok: true });
   });
 });
 
