@@ -57,6 +57,31 @@ export interface Row {
   /** Wall seconds of `node -e 0` spawned right before this spec's runs. */
   node?: number;
   recorded?: Run;
+  /**
+   * Where tslc and ltlsynt contradict each other: ltlsynt's second opinion (`secondOpinion`),
+   * from runs without its decomposition and with its own strategy check.
+   */
+  secondOpinion?: SecondOpinion;
+}
+
+/**
+ * ltlsynt asked again, where it and tslc disagree, in the ways that avoided its known bugs on the
+ * generated specs (docs/conformance.md): `--verify --decompose=no` (its default decomposition is
+ * unsound where an assumption mentions an output) and `--verify --decompose=no --algo=ds` (its
+ * default algorithm once gave a strategy that `--verify` refuses).
+ */
+export interface SecondOpinion {
+  /** First output lines: REALIZABLE, UNREALIZABLE, REFUTED (its strategy failed `--verify`), TIMEOUT or ERROR. */
+  readonly undecomposed: string;
+  readonly ds: string;
+  /** REALIZABLE if either found a strategy that passed `--verify`, else UNREALIZABLE if either says so. */
+  readonly verdict?: 'realizable' | 'unrealizable';
+}
+
+export function secondOpinionVerdict(undecomposed: string, ds: string): SecondOpinion['verdict'] {
+  if (undecomposed === 'REALIZABLE' || ds === 'REALIZABLE') return 'realizable';
+  if (undecomposed === 'UNREALIZABLE' || ds === 'UNREALIZABLE') return 'unrealizable';
+  return undefined;
 }
 
 const decided = (r: Run | undefined): r is Run & { verdict: 'realizable' | 'unrealizable' } =>
@@ -155,6 +180,21 @@ export async function runLtlsynt(path: string, timeoutS: number, controller: boo
   return { verdict, wall: t.wall, cpu: t.cpu, states: states ? Number(states[1]) : undefined, note: verdict === 'error' || verdict === 'unknown' ? firstLine(t) : undefined };
 }
 
+/** ltlsynt's second opinion on one file (see `SecondOpinion`). */
+export async function secondOpinion(path: string, timeoutS: number): Promise<SecondOpinion> {
+  const ask = async (extra: readonly string[]): Promise<string> => {
+    const t = await runTimed('ltlsynt', [`--tlsf=${path}`, '--verify', '--decompose=no', ...extra], timeoutS);
+    if (t.killed) return 'TIMEOUT';
+    if (/not OK/.test(t.stderr)) return 'REFUTED';
+    const first = t.stdout.split('\n')[0]?.trim() ?? '';
+    return first === 'REALIZABLE' || first === 'UNREALIZABLE' ? first : 'ERROR';
+  };
+  const undecomposed = await ask([]);
+  const ds = await ask(['--algo=ds']);
+  const verdict = secondOpinionVerdict(undecomposed, ds);
+  return { undecomposed, ds, ...(verdict ? { verdict } : {}) };
+}
+
 const firstLine = (t: Timed) => (t.stderr.trim().split('\n')[0] ?? '').slice(0, 200) || `exit ${t.code}`;
 
 function statusOf(path: string): Row['status'] {
@@ -227,6 +267,12 @@ export async function runSideBySide(rows: Row[], o: SideBySideOptions): Promise<
         (row.ltlsyntController ? ` (with a controller ${fmt(row.ltlsyntController.wall)} s)` : ''),
     );
   });
+  // A contradiction may be ltlsynt's bug: ask it again, the ways that avoid its known ones.
+  for (const row of rows)
+    if (o.live && row.path.endsWith('.tlsf') && [row.tslc, row.tslcVerdict].some((t) => opposite(t, row.ltlsynt))) {
+      row.secondOpinion = await secondOpinion(row.path, o.timeout);
+      o.log(`${row.key}: tslc and ltlsynt disagree; ltlsynt --verify --decompose=no: ${row.secondOpinion.undecomposed}, with --algo=ds: ${row.secondOpinion.ds}`);
+    }
   return { nodeBefore, nodeAfter: await nodeStartup() };
 }
 
@@ -426,6 +472,13 @@ export function report(rows: readonly Row[], theirs: (r: Row) => Run | undefined
     `- Only ${them}${names(onlyTheirs)}.`,
     `- Only tslc${names(onlyTslc)}.`,
     ...(contra.length + contraRecorded.length + contraStatus.length > 0 ? [`- **Contradictions**${names([...new Set([...contra, ...contraRecorded, ...contraStatus])])}.`] : []),
+    ...contra
+      .filter((r) => r.secondOpinion !== undefined)
+      .map((r) => {
+        const o = r.secondOpinion!;
+        const sides = o.verdict === undefined ? 'undecided' : [r.tslc, r.tslcVerdict].some((t) => decided(t) && t.verdict === o.verdict) ? `sides with tslc (${o.verdict})` : `sides with its first answer (${o.verdict})`;
+        return `- Second opinion on \`${r.key.replace(/^tlsf\//, '')}\`: \`ltlsynt --verify --decompose=no\` ${o.undecomposed}, with \`--algo=ds\` ${o.ds} — ${sides}.`;
+      }),
     ...(c.extra ?? []),
     `- Load average at the end: ${loadAverage()}.`,
     '',

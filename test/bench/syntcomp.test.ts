@@ -2,7 +2,12 @@
 // counts and medians its report is built from (the runs themselves need ltlsynt and take minutes).
 import { describe, expect, it } from 'vitest';
 import { median, seededRandom } from '../../bench/measure.js';
-import { parseRecorded, report, type Row, type Run, sampleOf, summarize } from '../../bench/syntcomp.js';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseRecorded, report, type Row, type Run, runLtlsynt, sampleOf, secondOpinion, secondOpinionVerdict, summarize } from '../../bench/syntcomp.js';
+import { generatedSpec } from '../conformance/generated-specs/generate.js';
 
 const run = (verdict: Run['verdict'], wall: number): Run => ({ verdict, wall });
 const row = (key: string, tslc: Run, ltlsynt: Run, status?: Row['status']): Row => ({ key, path: `/x/${key}`, status, tslc, ltlsynt });
@@ -99,6 +104,41 @@ describe('syntcomp bench', () => {
     // 0.05 / 0.1 = 0.5 and 0.05 / 0.03 ≈ 1.67 → median ≈ 1.08.
     expect(md).toMatch(/\| floor: `node -e 0` \(spawned before each spec\) \/ ltlsynt --realizability, wall \| 2 \| 0\.050 \| 0\.065 \| 1\.08 \|/);
   });
+
+  it("a contradiction gets ltlsynt's second opinion, and the report says whom it sides with", () => {
+    // ltlsynt's default decomposition answered UNREALIZABLE on a realizable spec; undecomposed and
+    // checked, it says REALIZABLE (the case the generated specs found).
+    expect(secondOpinionVerdict('REALIZABLE', 'REALIZABLE')).toBe('realizable');
+    // Its default algorithm's strategy failed `--verify`; `--algo=ds` says UNREALIZABLE.
+    expect(secondOpinionVerdict('REFUTED', 'UNREALIZABLE')).toBe('unrealizable');
+    // A strategy that passed its check outweighs an UNREALIZABLE of the other run.
+    expect(secondOpinionVerdict('UNREALIZABLE', 'REALIZABLE')).toBe('realizable');
+    expect(secondOpinionVerdict('TIMEOUT', 'ERROR')).toBeUndefined();
+    const rows: Row[] = [
+      { ...row('tlsf/a/1.tlsf', run('realizable', 0.2), run('unrealizable', 0.1)), secondOpinion: { undecomposed: 'REALIZABLE', ds: 'REALIZABLE', verdict: 'realizable' } },
+      { ...row('tlsf/a/2.tlsf', run('unrealizable', 0.2), run('realizable', 0.1)), secondOpinion: { undecomposed: 'REALIZABLE', ds: 'TIMEOUT', verdict: 'realizable' } },
+    ];
+    const md = report(rows, (r) => r.ltlsynt, { timeout: 10, live: true, withStates: true, nodeBefore: 0.05, nodeAfter: 0.05, nodeFloor: 0.05, args: ['syntcomp'] });
+    expect(md).toContain('| **contradictions** (tslc vs ltlsynt) | **2** |');
+    expect(md).toContain('Second opinion on `a/1.tlsf`: `ltlsynt --verify --decompose=no` REALIZABLE, with `--algo=ds` REALIZABLE — sides with tslc (realizable).');
+    expect(md).toContain('Second opinion on `a/2.tlsf`: `ltlsynt --verify --decompose=no` REALIZABLE, with `--algo=ds` TIMEOUT — sides with its first answer (realizable).');
+  });
+
+  it.skipIf(spawnSync('ltlsynt', ['--version']).status !== 0 || spawnSync('syfco', ['--version']).status !== 0)(
+    "asks an installed ltlsynt for its second opinion where its default decomposition is wrong",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'tslc-second-opinion-'));
+      try {
+        const path = join(dir, 'spec.tlsf');
+        writeFileSync(path, generatedSpec(1001, 1853).tlsf);
+        expect((await runLtlsynt(path, 20, false)).verdict).toBe('unrealizable');
+        expect(await secondOpinion(path, 20)).toEqual({ undecomposed: 'REALIZABLE', ds: 'REALIZABLE', verdict: 'realizable' });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 
   it('median and the seeded generator behave', () => {
     expect(median([3, 1, 2])).toBe(2);
