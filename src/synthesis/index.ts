@@ -28,6 +28,7 @@ import {
 } from './extract.js';
 import { type Mover, MoveTable, type SolvedGame, solveBounded, Timeout } from './game.js';
 import { solveOnTheFly } from './otf.js';
+import { satisfyingLasso } from '../automata/lasso-witness.js';
 import { solveByParityGame } from './parity-route.js';
 import { progressOracle } from './progress.js';
 import { actWhileWaiting, type GuaranteeAutomaton, hasEventuality } from './waiting.js';
@@ -200,6 +201,14 @@ interface Budget {
   realizable?: { readonly spec: GameSpec; readonly outcome: GameOutcome };
   /** The decomposed parts being solved whose realizability follows from the whole spec's (`conclusive`). */
   readonly conclusiveParts: WeakMap<GameSpec, GameSpec>;
+  /**
+   * The games' automata by the formula translated (its id), for the run: a probe of an
+   * environment-only guarantee plays a part of the spec, and its automaton is one of the main
+   * game's (LightsTotal_2c5b09da: 72 and 79 of 413 states, built twice before). A translation's
+   * result depends on the formula alone (the tableau-or-product choice reads no clock), so one
+   * made under another time slice is the same automaton.
+   */
+  readonly automata: Map<number, Ucw>;
 }
 
 /** Whether `spec`, or the spec it is a conclusive part of, is known to be realizable. */
@@ -229,7 +238,7 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     const checks = deferred.shift();
     checks?.run();
   };
-  const budget: Budget = { started, deadline, tick, clock: () => poll(false), progress: options.onProgress ?? (() => {}), conclusiveParts: new WeakMap() };
+  const budget: Budget = { started, deadline, tick, clock: () => poll(false), progress: options.onProgress ?? (() => {}), conclusiveParts: new WeakMap(), automata: new Map() };
   const declared = new Set([...inputNames(spec), ...outputNames(spec)]);
   for (const part of [...spec.initially, ...spec.preset, ...spec.assumptions, ...spec.guarantees])
     for (const name of atoms(part.formula))
@@ -443,6 +452,14 @@ function withoutVacuousAssumptions(spec: GameSpec, budget: Budget): GameSpec {
     // Only emptiness matters, so the guards stay BDDs (turning them into formulas cost seconds on
     // TwoCountersDisBut*). An empty language comes out as one state without edges.
     const formula = and(conj(spec.initially), conj(spec.assumptions));
+    // Satisfiable assumptions (the usual case) are shown so by a word of one or two letters
+    // repeated, found with a BDD over the letters, before any automaton is built: the product
+    // below cost Lights2_2c5b09da 0.3 s of its 1.1 s and found the assumptions satisfiable.
+    const witness = satisfyingLasso(formula, () => new BddManager());
+    if (witness) {
+      budget.progress(`the assumptions are satisfiable: a word of ${witness.prefix.length + witness.cycle.length} letters (cycle ${witness.cycle.length}) satisfies them`);
+      return spec;
+    }
     const automaton = translateLtlSymbolic(formula, new BddManager(), { deadline: slice, tick: budget.tick, productOfConjuncts: true });
     if (automaton.edges.some((out) => out.length > 0)) return spec;
   } catch (err) {
@@ -478,7 +495,7 @@ function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, w
     try {
       // Only an "unrealizable" answer is used, so a controller for the probe would be thrown away.
       const outcome = solveGame({ ...spec, guarantees: [g] }, { ...options, maxK: Math.min(options.maxK ?? 40, 8) }, { ...want, controller: false }, sub);
-      budget.progress(`probe of an environment-only guarantee: ${outcome.verdict}`);
+      budget.progress(`probe of an environment-only guarantee: ${outcome.verdict}${outcome.verdict === 'unrealizable' ? ` (K=${outcome.stats.K})` : ''}`);
       if (outcome.verdict === 'unrealizable') return outcome;
     } catch (err) {
       // The probe's slice ran out: its own tick, or a translation given the slice as deadline
@@ -491,6 +508,9 @@ function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, w
 }
 
 class ProbeTimeout extends Error {}
+
+/** A primal game's time slice ran out while the dual game may still answer (see `solveGame`). */
+class GameSliceOver extends Error {}
 
 /**
  * The parity route's verdict on a TSL spec whose controller the bounded engine is building (a
@@ -733,7 +753,13 @@ function relevantAssumptions(g: Formula, assumptions: readonly Formula[]): Formu
 function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome {
   const { tick, progress } = budget;
   // Translations poll the same budget, so a huge tableau cannot outlive the time limit.
-  const translate = (f: Formula, deadline = budget.deadline) => translateLtlSymbolic(f, new BddManager(), { deadline, tick });
+  const automatonOf = (f: Formula, deadline = budget.deadline): Ucw => {
+    let ucw = budget.automata.get(f.id);
+    if (ucw !== undefined) return ucw;
+    const tgba = translateLtlSymbolic(f, new BddManager(), { deadline, tick });
+    budget.automata.set(f.id, (ucw = ucwFromTgba(tgba)));
+    return ucw;
+  };
   const maxK = Math.min(options.maxK ?? 40, 120);
   const nodeCap = options.nodeCap ?? 400_000;
   const mealy = spec.semantics === 'mealy';
@@ -793,7 +819,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   const envMover = mover(inputDims, true);
   const sysMover = mover(outputDims, true);
   const primalTable = (parts: readonly Formula[], label: string, deadline: number): MoveTable => {
-    const automaton = union(parts.map((p) => ucwFromTgba(translate(not(p), deadline))));
+    const automaton = union(parts.map((p) => automatonOf(not(p), deadline)));
     progress(`automaton for ¬φ (${label}): ${automaton.stateCount} states`);
     return mealy
       ? new MoveTable(automaton, envMover, sysMover, true, envFilter)
@@ -809,7 +835,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   };
   const dualTable = (deadline: number): MoveTable => {
     // NBA(φ) as a union over φ's top-level disjuncts, e.g. ¬a₁ ∨ … ∨ ¬aₙ ∨ G.
-    const dualUcw = union(disjuncts(dualFormula).map((p) => ucwFromTgba(translate(p, deadline))));
+    const dualUcw = union(disjuncts(dualFormula).map((p) => automatonOf(p, deadline)));
     progress(`automaton for φ: ${dualUcw.stateCount} states`);
     return dualTableFor(dualUcw);
   };
@@ -845,6 +871,15 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   let Kd = 0;
   let spentPrimal = 0;
   let spentDual = 0;
+  let primalGameSlice = 0;
+  /** The budget's tick, and GameSliceOver once `end` has passed. */
+  const slicedTick = (end: number) => {
+    let ticks = 0;
+    return () => {
+      tick();
+      if ((++ticks & 255) === 0 && performance.now() > end) throw new GameSliceOver();
+    };
+  };
   for (;;) {
     // Set by a deferred check, possibly during the last step.
     const known = knownRealizable(spec, budget);
@@ -896,7 +931,22 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         }
       }
       const K = Kp;
-      const game = solveOnTheFly(primal, K, nodeCap, tick);
+      // While the dual may still answer, one primal game gets a third of the time left (doubled
+      // after each pause): then the dual plays as long, and the primal game starts over (its move
+      // table keeps what it split). A game that ran until the deadline starved the dual
+      // (AllLights_aeb1d897: K = 0 on 789 states for 9 s, where the dual wins at K = 1 in 3 s).
+      const dualMayAnswer = !dualStuck && !knownRealizable(spec, budget) && Kd <= maxK;
+      const gameEnd = final || !dualMayAnswer ? Infinity : began + Math.max(primalGameSlice, (budget.deadline - began) / 3);
+      let game: SolvedGame;
+      try {
+        game = solveOnTheFly(primal, K, nodeCap, gameEnd === Infinity ? tick : slicedTick(gameEnd));
+      } catch (err) {
+        if (!(err instanceof GameSliceOver)) throw err;
+        primalGameSlice = 2 * (performance.now() - began);
+        spentPrimal += performance.now() - began;
+        progress(`primal K=${K}: paused after ${Math.round(performance.now() - began)} ms for the dual game`);
+        continue;
+      }
       progress(`primal K=${K}: ${game.status} (${game.nodeCount} positions)`);
       if (game.status === 'win') return realizable(game);
       if (game.status === 'overflow') primalStuck = true;
@@ -973,7 +1023,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     // is small (36–45 states, under 0.6 s), and a costly one is better left to the usual schedule.
     const translationEnd = Math.min(sliceEnd, began + Math.max(200, (budget.deadline - began) / 16));
     try {
-      const ucw = union(disjuncts(dualFormula).map((p) => ucwFromTgba(translateLtlSymbolic(p, new BddManager(), { deadline: translationEnd, tick }))));
+      const ucw = union(disjuncts(dualFormula).map((p) => automatonOf(p, translationEnd)));
       progress(`automaton for φ: ${ucw.stateCount} states (probed before the large primal game)`);
       dual = dualTableFor(ucw);
       const game = solveOnTheFly(dual, Kd, nodeCap, sliceTick);

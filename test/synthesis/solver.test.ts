@@ -136,6 +136,22 @@ describe('spec shapes the solver rewrites before playing', () => {
     expect(checkRealizability(satisfiable, { timeoutMs: 10_000 }).verdict).toBe('unrealizable');
   });
 
+  test('satisfiable assumptions are shown so by a short word, without their automaton', () => {
+    // `F !a` after `G (a -> X a)` needs a word that starts without a; `G F b` and `G F !b` a
+    // cycle of two letters. The contradiction check finds such a word and the solve goes on.
+    const spec = gameOf({
+      ins: ['a', 'b'],
+      outs: ['c'],
+      assume: ['G (a -> X a)', 'F !a', 'G F b', 'G F !b'],
+      guarantee: ['G (c <-> X b)'],
+    });
+    const progress: string[] = [];
+    const r = checkRealizability(spec, { timeoutMs: 10_000, checksAfterMs: 0, route: 'bounded', onProgress: (m) => progress.push(m) });
+    expect(r.verdict).toBe('unrealizable');
+    expect(progress).toContain('the assumptions are satisfiable: a word of 2 letters (cycle 2) satisfies them');
+    expect(progress).not.toContain('the assumptions contradict each other: every guarantee holds vacuously');
+  });
+
   test('a deferred check that finds contradictory assumptions mid-solve starts over on the vacuous spec', () => {
     // Enough work that the solver's tick polls the clock (every 256 ticks) before it is done; the
     // checks are due at once, so the first poll runs them from inside the games. They belong to
@@ -227,6 +243,39 @@ describe('the dual game goes first when the primal automaton is large', () => {
     const r = synthesize(spec, { timeoutMs: 60_000, route: 'bounded', onProgress: (m) => messages.push(m) });
     expect(r.verdict).toBe('unrealizable');
     expect(messages.some((m) => m.includes('probed before the large primal game'))).toBe(true);
+    if (r.verdict === 'unrealizable') expect(checkCounterstrategyAgainst(spec, r.counterstrategy)).toEqual([]);
+  });
+});
+
+describe('a long primal game pauses for the dual', () => {
+  const allLights = corpusPath('syntcomp-tsl/AllLights_aeb1d897.tlsf');
+  test.skipIf(!existsSync(allLights))('AllLights_aeb1d897: the K = 0 game on 789 states pauses and the dual wins at K = 1', async () => {
+    // The primal K = 0 game does not finish in the whole budget; before, it ran until the
+    // deadline (unknown) unless something else had made its automaton miss its time slice.
+    const spec = await loadGame(allLights);
+    const messages: string[] = [];
+    // The probes (deferred checks) are kept out: theirs is a time slice of its own, and on a
+    // loaded machine they can make the primal automaton miss its slice, so no game would pause.
+    const r = checkRealizability(spec, { timeoutMs: 30_000, route: 'bounded', checksAfterMs: 60_000, onProgress: (m) => messages.push(m) });
+    expect(r.verdict).toBe('unrealizable');
+    expect(messages.some((m) => /^primal K=0: paused after \d+ ms for the dual game$/.test(m))).toBe(true);
+    expect(messages.at(-1)).toMatch(/^dual K=\d+: win/);
+  });
+});
+
+describe('probes of environment-only guarantees', () => {
+  test('a small probe still settles an unrealizable spec at K = 0', () => {
+    // `G F r` alone fails; the output-dependent guarantee makes the whole game larger.
+    const spec = gameOf({
+      ins: ['r', 'q'],
+      signals: { x: ['x_keep', 'x_f'] },
+      assume: ['G (x_f -> X q)'],
+      guarantee: ['G F r', 'G (q -> X x_f)', 'G (r -> F x_keep)'],
+    });
+    const messages: string[] = [];
+    const r = synthesize(spec, { timeoutMs: 20_000, route: 'bounded', checksAfterMs: 0, onProgress: (m) => messages.push(m) });
+    expect(r.verdict).toBe('unrealizable');
+    expect(messages).toContain('probe of an environment-only guarantee: unrealizable (K=0)');
     if (r.verdict === 'unrealizable') expect(checkCounterstrategyAgainst(spec, r.counterstrategy)).toEqual([]);
   });
 });
