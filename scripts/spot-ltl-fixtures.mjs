@@ -1,20 +1,6 @@
 // Regenerates test/fixtures/spot/ltl-parse.json: runs Spot's ltlfilt/randltl (which must already be
 // on PATH; this script never builds or downloads Spot) on the seeded inputs of
 // test/conformance/spot-ltl/inputs.ts and records how Spot reads each one. Skips when ltlfilt is absent.
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { recordFixture } from './record-fixture.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const probe = spawnSync('ltlfilt', ['--version'], { encoding: 'utf8' });
-if (probe.error || probe.status !== 0) {
-  console.log('ltlfilt not found on PATH: fixture left as it is');
-  process.exit(0);
-}
-console.log(`recording with ${probe.stdout.split('\n')[0]}`);
-const run = spawnSync('npx', ['vitest', 'run', 'test/conformance/ltl-spot.test.ts', '-t', 'rewrites the fixture'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, SPOT_LTL_FIXTURES: 'write' },
-});
-process.exit(run.status ?? 1);
+recordFixture({ tool: 'ltlfilt', testFiles: ['test/conformance/ltl-spot.test.ts'], env: { SPOT_LTL_FIXTURES: 'write' } });

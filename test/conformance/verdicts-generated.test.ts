@@ -133,7 +133,8 @@ describe('generated specs: the reference answers', () => {
   // ltlsynt's answers again (10 s per spec, then 60 s for the ones that timed out).
   it.runIf(process.env.GENERATED_FIXTURES === 'write')('rewrites the fixture', () => {
     const version = toolVersion('ltlsynt');
-    if (!version) throw new Error('ltlsynt must be on PATH to record the fixture');
+    // syfco and ltlfilt check that the generator's formula is what its TLSF text means.
+    if (!version || !toolVersion('syfco') || !toolVersion('ltlfilt')) throw new Error('ltlsynt, syfco and ltlfilt must be on PATH to record the fixture');
     const out: ReferenceRecord[] = specs.map((s: GeneratedSpec) => recordReference(s, 10, 30, s.tlsf));
     writeReferenceRecords(out, [
       `ltlsynt's realizability answers on the generated specs (seed ${GENERATED_SEED}, ${GENERATED_COUNT} specs, and ${GENERATED_EXTRA.length} from other seeds); see README.md.`,

@@ -12,7 +12,7 @@
  * ASSERT) and Moore semantics appear now and then, so the front end's semantics is part of the check.
  */
 import { createHash } from 'node:crypto';
-import { mulberry32 } from '../../../runtime/random.js';
+import { Rand } from '../../fuzz/rand.js';
 
 export interface GeneratedSpec {
   /** `gen-<index>-<family>` (`gen-s<seed>-<index>-<family>` for other seeds). */
@@ -65,27 +65,6 @@ export const GENERATED_EXTRA: readonly (readonly [number, number])[] = [
   [3003, 1180],
 ];
 
-class Rng {
-  readonly #next: () => number;
-  constructor(seed: number) {
-    this.#next = mulberry32(seed);
-  }
-  float(): number {
-    return this.#next();
-  }
-  int(n: number): number {
-    return Math.floor(this.#next() * n);
-  }
-  range(lo: number, hi: number): number {
-    return lo + this.int(hi - lo + 1);
-  }
-  chance(p: number): boolean {
-    return this.#next() < p;
-  }
-  pick<T>(xs: readonly T[]): T {
-    return xs[this.int(xs.length)];
-  }
-}
 
 // Formulas are built as fully parenthesised TLSF text, so precedence never matters.
 const not = (a: string) => `(! ${a})`;
@@ -108,24 +87,24 @@ interface Vars {
   readonly outs: readonly string[];
 }
 
-function literal(r: Rng, names: readonly string[]): string {
+function literal(r: Rand, names: readonly string[]): string {
   const a = r.pick(names);
   return r.chance(0.3) ? not(a) : a;
 }
 
 /** A propositional formula over `names`: a literal, or a small ∧/∨/→/↔ of them. */
-function prop(r: Rng, names: readonly string[], depth = 1): string {
+function prop(r: Rand, names: readonly string[], depth = 1): string {
   if (depth <= 0 || r.chance(0.55)) return literal(r, names);
   const op = r.pick([and, or, implies, iff, and, or]);
   return op(prop(r, names, depth - 1), prop(r, names, depth - 1));
 }
 
 /** Mostly over the given side, sometimes over both (outputs constrained by inputs and back). */
-const overIns = (r: Rng, v: Vars) => prop(r, r.chance(0.8) ? v.ins : [...v.ins, ...v.outs]);
-const overOuts = (r: Rng, v: Vars) => prop(r, r.chance(0.7) ? v.outs : [...v.ins, ...v.outs]);
-const overAll = (r: Rng, v: Vars) => prop(r, [...v.ins, ...v.outs]);
+const overIns = (r: Rand, v: Vars) => prop(r, r.chance(0.8) ? v.ins : [...v.ins, ...v.outs]);
+const overOuts = (r: Rand, v: Vars) => prop(r, r.chance(0.7) ? v.outs : [...v.ins, ...v.outs]);
+const overAll = (r: Rand, v: Vars) => prop(r, [...v.ins, ...v.outs]);
 
-function gr1(r: Rng, v: Vars): Parts {
+function gr1(r: Rand, v: Vars): Parts {
   const assumptions = Array.from({ length: r.range(0, 2) }, () =>
     r.pick([() => G(F(overIns(r, v))), () => G(implies(overIns(r, v), X(overIns(r, v)))), () => G(overIns(r, v))])(),
   );
@@ -142,7 +121,7 @@ function gr1(r: Rng, v: Vars): Parts {
   return { assumptions, guarantees };
 }
 
-function response(r: Rng, v: Vars): Parts {
+function response(r: Rand, v: Vars): Parts {
   const p = () => overAll(r, v);
   const q = () => overOuts(r, v);
   const guarantees = Array.from({ length: r.range(1, 3) }, () =>
@@ -162,7 +141,7 @@ function response(r: Rng, v: Vars): Parts {
 }
 
 /** Shapes outside the GR(1)-like fragment, as the TSL-derived benchmarks have them. */
-function nested(r: Rng, v: Vars): Parts {
+function nested(r: Rand, v: Vars): Parts {
   const p = () => overAll(r, v);
   const q = () => overOuts(r, v);
   const i = () => overIns(r, v);
@@ -186,7 +165,7 @@ function nested(r: Rng, v: Vars): Parts {
 }
 
 /** Delays of up to three steps: echoing an input later is easy, announcing it early is not. */
-function delay(r: Rng, v: Vars): Parts {
+function delay(r: Rand, v: Vars): Parts {
   const k = () => r.range(1, 3);
   const guarantees = Array.from({ length: r.range(1, 2) }, () =>
     r.pick([
@@ -202,37 +181,29 @@ function delay(r: Rng, v: Vars): Parts {
   return { assumptions, guarantees };
 }
 
+/** The operators `anyFormula` draws from (F, G and U twice: the temporal ones matter most). */
+const ANY_OPERATORS = ['and', 'or', 'implies', 'iff', 'not', 'X', 'F', 'G', 'U', 'R', 'W', 'F', 'G', 'U'] as const;
+const BUILD: Record<(typeof ANY_OPERATORS)[number], (sub: () => string) => string> = {
+  and: (sub) => and(sub(), sub()),
+  or: (sub) => or(sub(), sub()),
+  implies: (sub) => implies(sub(), sub()),
+  iff: (sub) => iff(sub(), sub()),
+  not: (sub) => not(sub()),
+  X: (sub) => X(sub()),
+  F: (sub) => F(sub()),
+  G: (sub) => G(sub()),
+  U: (sub) => U(sub(), sub()),
+  R: (sub) => R(sub(), sub()),
+  W: (sub) => W(sub(), sub()),
+};
+
 /** A formula from the whole grammar TLSF and ltlsynt share. */
-function anyFormula(r: Rng, names: readonly string[], depth: number): string {
+function anyFormula(r: Rand, names: readonly string[], depth: number): string {
   if (depth <= 0 || r.chance(0.2)) return r.chance(0.04) ? r.pick(['true', 'false']) : literal(r, names);
-  const sub = () => anyFormula(r, names, depth - 1);
-  switch (r.pick(['and', 'or', 'implies', 'iff', 'not', 'X', 'F', 'G', 'U', 'R', 'W', 'F', 'G', 'U'] as const)) {
-    case 'and':
-      return and(sub(), sub());
-    case 'or':
-      return or(sub(), sub());
-    case 'implies':
-      return implies(sub(), sub());
-    case 'iff':
-      return iff(sub(), sub());
-    case 'not':
-      return not(sub());
-    case 'X':
-      return X(sub());
-    case 'F':
-      return F(sub());
-    case 'G':
-      return G(sub());
-    case 'U':
-      return U(sub(), sub());
-    case 'R':
-      return R(sub(), sub());
-    case 'W':
-      return W(sub(), sub());
-  }
+  return BUILD[r.pick(ANY_OPERATORS)](() => anyFormula(r, names, depth - 1));
 }
 
-function random(r: Rng, v: Vars): Parts {
+function random(r: Rand, v: Vars): Parts {
   const all = [...v.ins, ...v.outs];
   const guarantees = Array.from({ length: r.range(1, 2) }, () => anyFormula(r, all, r.range(2, 4)));
   const assumptions = r.chance(0.3) ? [anyFormula(r, v.ins, r.range(1, 3))] : [];
@@ -245,18 +216,18 @@ interface Parts {
 }
 
 /** Larger specs: the parts of two or three of the other families over the same signals. */
-function mixed(r: Rng, v: Vars): Parts {
+function mixed(r: Rand, v: Vars): Parts {
   const parts = Array.from({ length: r.range(2, 3) }, () => r.pick([gr1, response, nested, delay, random])(r, v));
   return { assumptions: parts.flatMap((p) => p.assumptions), guarantees: parts.flatMap((p) => p.guarantees) };
 }
 
 /** Larger still (the `large` stream): three to five families' parts over up to six inputs and outputs. */
-function large(r: Rng, v: Vars): Parts {
+function large(r: Rand, v: Vars): Parts {
   const parts = Array.from({ length: r.range(3, 5) }, () => r.pick([gr1, response, nested, delay, gr1, response])(r, v));
   return { assumptions: parts.flatMap((p) => p.assumptions), guarantees: parts.flatMap((p) => p.guarantees) };
 }
 
-const BUILDERS: Record<Family | 'large', (r: Rng, v: Vars) => Parts> = { gr1, response, nested, delay, random, mixed, large };
+const BUILDERS: Record<Family | 'large', (r: Rand, v: Vars) => Parts> = { gr1, response, nested, delay, random, mixed, large };
 
 function section(name: string, formulas: readonly string[]): string {
   return formulas.length === 0 ? '' : `  ${name} {\n${formulas.map((f) => `    ${f};\n`).join('')}  }\n`;
@@ -266,7 +237,7 @@ function section(name: string, formulas: readonly string[]): string {
 export function generatedSpec(seed: number, index: number, stream: 'main' | 'large' = 'main'): GeneratedSpec {
   // One generator per spec (seeded from the stream's seed and the index), so that spec k does not
   // depend on how many random numbers the specs before it drew.
-  const r = new Rng((Math.imul(seed, 0x9e3779b1) ^ Math.imul(index + 1, stream === 'main' ? 0x85ebca6b : 0xc2b2ae35)) >>> 0);
+  const r = new Rand((Math.imul(seed, 0x9e3779b1) ^ Math.imul(index + 1, stream === 'main' ? 0x85ebca6b : 0xc2b2ae35)) >>> 0);
   const family = stream === 'large' ? 'large' : FAMILIES[index % FAMILIES.length];
   const most = family === 'large' ? 6 : family === 'mixed' ? 4 : 3;
   const v: Vars = {
