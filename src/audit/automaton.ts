@@ -5,7 +5,7 @@
  */
 import type { LtlNode } from '../../runtime/ltl/syntax.js';
 import type { MonitorAutomaton, MonitorPart } from '../../runtime/monitor/automaton.js';
-import { stronglyConnectedComponents } from '../automata/scc.js';
+import { acceptingComponents, stronglyConnectedComponents } from '../automata/scc.js';
 import { translateLtl } from '../automata/translate.js';
 import type { Tgba } from '../automata/types.js';
 import type { Formula } from '../ltl/formula.js';
@@ -16,18 +16,9 @@ import { fromSyntax } from '../ltl/from-syntax.js';
 export function liveStates(a: Tgba): boolean[] {
   const succ = (s: number) => a.edges[s].map((e) => e.to);
   const all = Array.from({ length: a.stateCount }, (_, i) => i);
-  const { comp, count } = stronglyConnectedComponents(a.stateCount, all, succ);
-  const good = new Array<boolean>(count).fill(false);
-  const marks: Set<number>[] = Array.from({ length: count }, () => new Set());
-  const cyclic = new Array<boolean>(count).fill(false);
-  for (let s = 0; s < a.stateCount; s++) {
-    for (const e of a.edges[s]) {
-      if (comp[e.to] !== comp[s] || isFalse(e.guard)) continue;
-      cyclic[comp[s]] = true;
-      for (const m of e.marks) marks[comp[s]].add(m);
-    }
-  }
-  for (let c = 0; c < count; c++) good[c] = cyclic[c] && marks[c].size >= a.accSets;
+  const components = stronglyConnectedComponents(a.stateCount, all, succ);
+  const { comp } = components;
+  const good = acceptingComponents(a.stateCount, components, (s) => a.edges[s].filter((e) => !isFalse(e.guard)), a.accSets);
   // Backward closure: a state is live when it can reach a good SCC.
   const live = new Array<boolean>(a.stateCount).fill(false);
   const preds: number[][] = Array.from({ length: a.stateCount }, () => []);

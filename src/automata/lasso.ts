@@ -4,7 +4,7 @@
  * acceptance by a TGBA (`tgbaAcceptsLasso`).
  */
 import { evalPropositional, type Formula } from '../ltl/formula.js';
-import { stronglyConnectedComponents } from './scc.js';
+import { acceptingComponents, stronglyConnectedComponents } from './scc.js';
 import type { Tgba } from './types.js';
 
 /** The atoms that are true in one letter. */
@@ -144,20 +144,10 @@ export function tgbaAcceptsLasso(a: Tgba, w: Lasso): boolean {
     }
   };
   const roots = a.initial.map((q) => q * n);
-  const { comp, count } = stronglyConnectedComponents(total, roots, (p) => {
+  const components = stronglyConnectedComponents(total, roots, (p) => {
     build(p);
     return succs[p];
   });
-  const seen: Set<number>[] = Array.from({ length: count }, () => new Set());
-  const hasInternal = new Uint8Array(count);
-  for (let p = 0; p < total; p++) {
-    if (comp[p] < 0) continue;
-    succs[p].forEach((t, k) => {
-      if (comp[t] !== comp[p]) return;
-      hasInternal[comp[p]] = 1;
-      for (const m of marksOf[p][k]) seen[comp[p]].add(m);
-    });
-  }
-  for (let c = 0; c < count; c++) if (hasInternal[c] && seen[c].size === a.accSets) return true;
-  return false;
+  const edgesOf = (p: number) => succs[p].map((to, k) => ({ to, marks: marksOf[p][k] }));
+  return acceptingComponents(total, components, edgesOf, a.accSets).includes(true);
 }

@@ -1,6 +1,7 @@
 /**
  * Strongly connected components (iterative Tarjan, so deep automata and products cannot overflow
- * the JS stack). Shared by automaton post-processing, lasso acceptance and the verifier.
+ * the JS stack), and which of them are accepting for a generalized Büchi condition. Shared by
+ * automaton post-processing, emptiness, lasso acceptance, monitors and the verifier.
  */
 
 export interface SccResult {
@@ -58,4 +59,29 @@ export function stronglyConnectedComponents(
     }
   }
   return { comp, count };
+}
+
+/**
+ * Which components a run can stay in forever while seeing each of `accSets` acceptance sets: those
+ * with an edge inside them (a lone state without a self-loop has none), whose internal edges
+ * together carry every mark. `edges(s)` lists the edges of a state the components were computed
+ * for (edges with a false guard left out by the caller).
+ */
+export function acceptingComponents(
+  stateCount: number,
+  { comp, count }: SccResult,
+  edges: (s: number) => Iterable<{ readonly to: number; readonly marks: readonly number[] }>,
+  accSets: number,
+): boolean[] {
+  const marks = Array.from({ length: count }, () => new Set<number>());
+  const looping = new Uint8Array(count);
+  for (let s = 0; s < stateCount; s++) {
+    if (comp[s] < 0) continue;
+    for (const e of edges(s)) {
+      if (comp[e.to] !== comp[s]) continue;
+      looping[comp[s]] = 1;
+      for (const m of e.marks) marks[comp[s]].add(m);
+    }
+  }
+  return Array.from({ length: count }, (_, c) => looping[c] === 1 && marks[c].size >= accSets);
 }

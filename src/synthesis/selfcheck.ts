@@ -13,7 +13,7 @@ import { exactlyOne, type GameSpec, specFormula } from '../game/spec.js';
 import { FALSE, type Formula, not, or, and, ap, TRUE } from '../ltl/formula.js';
 import { mergeDicts } from '../../runtime/dict.js';
 import { atomsOf, cofactor, cofactorCube } from './split.js';
-import { sccs } from './ucw.js';
+import { acceptingComponents, stronglyConnectedComponents } from '../automata/scc.js';
 
 /** Whether some valuation satisfies f (Shannon expansion; the guards here are small). */
 export function satisfiable(f: Formula): boolean {
@@ -124,15 +124,7 @@ function hasAcceptingCycle(
   edgeMarks: Array<Array<{ to: number; marks: readonly number[] }>>,
   accSets: number,
 ): boolean {
-  const comp = sccs(succ.length, succ);
-  const marksIn = new Map<number, Set<number>>();
-  for (let v = 0; v < succ.length; v++)
-    for (const e of edgeMarks[v]) {
-      if (comp[e.to] !== comp[v]) continue;
-      let set = marksIn.get(comp[v]);
-      if (!set) marksIn.set(comp[v], (set = new Set()));
-      for (const mk of e.marks) set.add(mk);
-    }
-  for (const set of marksIn.values()) if (set.size >= accSets) return true;
-  return false;
+  // Every state of the product was reached from its initial states, so all are roots.
+  const components = stronglyConnectedComponents(succ.length, succ.keys(), (v) => succ[v]);
+  return acceptingComponents(succ.length, components, (v) => edgeMarks[v], accSets).includes(true);
 }
