@@ -7,20 +7,15 @@
 // `GENERATED_FIXTURES=write` (scripts/ltlsynt-generated-fixtures.mjs) records them again with the
 // native tools.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { GameSpec } from '../../src/game/spec.js';
-import { checkRealizability, synthesize, synthesizeController } from '../../src/synthesis/index.js';
 import { loadTlsfGame } from '../../src/tlsf/index.js';
-import { verifyController, verifyCounterstrategy } from '../../src/verify/index.js';
 import { FAMILIES, type GeneratedSpec, generatedSpec, generatedSpecs, GENERATED_COUNT, GENERATED_EXTRA, GENERATED_SEED } from './generated-specs/generate.js';
+import { judge, type Mode, MODES, route } from './generated-specs/judge.js';
 import { recordReference, referenceRecords, type ReferenceRecord, toolVersion, writeReferenceRecords } from './generated-specs/reference.js';
 
 const specs = generatedSpecs();
 const records = referenceRecords();
 /** Per-spec limit of each run (the specs are small: nearly all are decided in milliseconds). */
 const TIMEOUT_MS = Number(process.env.TSLC_GENERATED_TIMEOUT_MS ?? 1500);
-
-type Mode = 'check' | 'controller' | 'synthesize' | 'parity route' | 'bounded engine';
-const MODES: readonly Mode[] = ['check', 'controller', 'synthesize', 'parity route', 'bounded engine'];
 
 interface Tally {
   agree: number;
@@ -33,27 +28,6 @@ afterAll(() => {
   const lines = MODES.map((m) => `${m}: ${tallies.get(m)!.agree} agree, ${tallies.get(m)!.unknown} unknown`);
   console.log(`generated specs vs ltlsynt (${TIMEOUT_MS} ms each): ${lines.join('; ')}`);
 });
-
-function route(mode: Mode): 'parity' | 'bounded' | undefined {
-  return mode === 'parity route' ? 'parity' : mode === 'bounded engine' ? 'bounded' : undefined;
-}
-
-/** Runs one mode; returns its verdict, or a problem (a failed check) as a string. */
-function solve(mode: Mode, spec: GameSpec): { verdict: string; problem?: string } {
-  const options = { timeoutMs: TIMEOUT_MS };
-  if (mode === 'check') return { verdict: checkRealizability(spec, options).verdict };
-  if (mode === 'controller') {
-    const r = synthesizeController(spec, options);
-    if (r.verdict !== 'realizable') return { verdict: r.verdict };
-    const checked = verifyController(spec, r.controller);
-    return { verdict: r.verdict, ...(checked.ok ? {} : { problem: `controller fails the check: ${checked.message}` }) };
-  }
-  const forced = route(mode);
-  const r = synthesize(spec, { ...options, ...(forced ? { route: forced } : {}) });
-  if (r.verdict === 'unknown') return { verdict: r.verdict };
-  const checked = r.verdict === 'realizable' ? verifyController(spec, r.controller) : verifyCounterstrategy(spec, r.counterstrategy);
-  return { verdict: r.verdict, ...(checked.ok ? {} : { problem: `${r.verdict === 'realizable' ? 'controller' : 'counterstrategy'} fails the check: ${checked.message}` }) };
-}
 
 describe.skipIf(records.size === 0)(`tslc verdicts against ltlsynt on ${specs.length} generated specs`, () => {
   it('the fixture answers exactly the generated stream (else re-record it: scripts/ltlsynt-generated-fixtures.mjs)', () => {
@@ -79,20 +53,8 @@ describe.skipIf(records.size === 0)(`tslc verdicts against ltlsynt on ${specs.le
       for (const s of specs) {
         const expected = records.get(s.id)?.verdict;
         if (!expected) continue;
-        const spec = loadTlsfGame(`${s.id}.tlsf`, s.tlsf);
-        let outcome: { verdict: string; problem?: string };
-        try {
-          outcome = solve(mode, spec);
-        } catch (err) {
-          // An internal error (e.g. a controller the solver's own check refused) is a bug too.
-          outcome = { verdict: 'error', problem: `internal error: ${(err as Error).message}` };
-        }
-        const { verdict, problem } = outcome;
-        if (problem) problems.push(`${s.id}: ${problem}`);
-        if (verdict === 'error') continue;
-        if (verdict === 'unknown') tally.unknown++;
-        else if (verdict === expected) tally.agree++;
-        else problems.push(`${s.id}: tslc (${mode}) says ${verdict}, ltlsynt says ${expected}`);
+        const judged = judge(mode, s.id, loadTlsfGame(`${s.id}.tlsf`, s.tlsf), expected, TIMEOUT_MS, problems);
+        if (judged === 'agree' || judged === 'unknown') tally[judged]++;
       }
       expect(problems).toEqual([]);
       // The modes must decide the stream, or this test would pass by answering `unknown`. The
@@ -113,15 +75,7 @@ describe.skipIf(toolVersion('ltlsynt') === undefined)('generated specs: live aga
       if (!expected) continue;
       decided++;
       const spec = loadTlsfGame(`${s.id}.tlsf`, s.tlsf);
-      for (const mode of MODES) {
-        try {
-          const { verdict, problem } = solve(mode, spec);
-          if (problem) problems.push(`${s.id} (${mode}): ${problem}`);
-          if (verdict !== 'unknown' && verdict !== expected) problems.push(`${s.id}: tslc (${mode}) says ${verdict}, ltlsynt says ${expected}`);
-        } catch (err) {
-          problems.push(`${s.id} (${mode}): internal error: ${(err as Error).message}`);
-        }
-      }
+      for (const mode of MODES) judge(mode, s.id, spec, expected, TIMEOUT_MS, problems);
     }
     expect(problems).toEqual([]);
     expect(decided).toBeGreaterThan(100);

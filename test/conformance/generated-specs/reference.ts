@@ -26,13 +26,15 @@
  *   refuses ("strategy is not OK"; Spot finds the word `cycle{¬i0 ∧ o1}`); `ds`, `sd` and `ps` say
  *   UNREALIZABLE, as tslc does.
  * The reference verdict: REALIZABLE if either undecomposed run found a strategy that passed its
- * check; else UNREALIZABLE if either of them says so; else none. The default run is kept only to
- * show where it differs.
+ * check; else UNREALIZABLE if either of them says so; else none (`secondOpinionVerdict`, the rule
+ * the benchmarks use where tslc and ltlsynt disagree). The default run is kept only to show where
+ * it differs.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { secondOpinionVerdict } from '../../../bench/syntcomp.js';
 import type { GeneratedSpec } from './generate.js';
 
 export const GENERATED_FIXTURE = join(import.meta.dirname, '../../fixtures/generated/ltlsynt.tsv');
@@ -71,12 +73,6 @@ export interface ReferenceRecord {
   readonly syfco: string;
 }
 
-/** The reference verdict from the two undecomposed answers. */
-export function referenceVerdict(undecomposed: string, ds: string): Verdict | undefined {
-  if (undecomposed === 'REALIZABLE' || ds === 'REALIZABLE') return 'realizable';
-  if (undecomposed === 'UNREALIZABLE' || ds === 'UNREALIZABLE') return 'unrealizable';
-  return undefined;
-}
 
 function verdictOf(answer: string): Verdict | undefined {
   return answer === 'REALIZABLE' ? 'realizable' : answer === 'UNREALIZABLE' ? 'unrealizable' : undefined;
@@ -90,7 +86,7 @@ export function referenceRecords(path = GENERATED_FIXTURE): ReadonlyMap<string, 
   lines.shift(); // header
   for (const line of lines) {
     const [id, hash, method, answer, undecomposed, ds, seconds, syfco] = line.split('\t');
-    const verdict = referenceVerdict(undecomposed, ds);
+    const verdict = secondOpinionVerdict(undecomposed, ds);
     out.set(id, { id, hash, method: method as ReferenceMethod, answer, undecomposed, ds, seconds: Number(seconds), syfco: syfco ?? '-', ...(verdict ? { verdict } : {}) });
   }
   return out;
@@ -152,7 +148,7 @@ export function recordReference(spec: ReferenceInput, limitS: number, retryS = l
   const byDefault = once([]);
   const undecomposed = once(['--decompose=no']);
   const ds = once(['--decompose=no', '--algo=ds']);
-  const verdict = referenceVerdict(undecomposed.answer, ds.answer);
+  const verdict = secondOpinionVerdict(undecomposed.answer, ds.answer);
   return {
     id: spec.id,
     hash: spec.hash,
