@@ -86,13 +86,13 @@ export class Progression {
 
   /** The successor of `state` under a complete letter (for tests and traces). */
   step(state: BddNode, letter: (name: string) => boolean): BddNode {
-    let acc = BDD_TRUE;
+    const next: BddNode[] = [];
     for (const f of this.factors(state)) {
       let n = f;
       while (n > 1 && this.isLetter(this.bdd.varOf(n))) n = letter(this.bdd.varName(this.bdd.varOf(n))) ? this.bdd.high(n) : this.bdd.low(n);
-      acc = this.bdd.and(acc, n);
+      next.push(n);
     }
-    return acc;
+    return this.bdd.andAll(next);
   }
 
   /**
@@ -113,11 +113,26 @@ export class Progression {
       memo.set(m, r);
       return r;
     };
-    return [...(go(n) ?? [])].sort((a, b) => a - b);
+    // A state that owes a list of obligations is a chain of nodes whose low edge is `false`: each
+    // such variable is required, and the rest is that of its high child. Walked in a loop, not
+    // recursively with a set per node: a list of thousands of invariants was quadratic (new sets
+    // of everything below) and deeper than the stack.
+    const spine: number[] = [];
+    let m = n;
+    while (m > 1 && this.bdd.low(m) === BDD_FALSE) {
+      spine.push(this.bdd.varOf(m));
+      m = this.bdd.high(m);
+    }
+    const rest = go(m);
+    if (rest === undefined) return [];
+    return [...spine, ...rest].sort((a, b) => a - b);
   }
 
   /** n with the variables in `vars` set to true. */
   private setTrue(n: BddNode, vars: ReadonlySet<number>, memo: Map<BddNode, BddNode>): BddNode {
+    // A variable set true leaves its high child: followed in a loop (a chain of thousands of
+    // required obligations would be as many frames deep).
+    while (n > 1 && vars.has(this.bdd.varOf(n))) n = this.bdd.high(n);
     if (n <= 1 || vars.size === 0) return n;
     const hit = memo.get(n);
     if (hit !== undefined) return hit;

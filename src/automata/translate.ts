@@ -104,8 +104,9 @@ interface RawEdge {
 export function translateLtlSymbolic(f: Formula, bdd: BddManager, options: TranslateOptions = {}): SymbolicTgba {
   const aps = [...atoms(f)].sort();
   for (const name of aps) bdd.varIndex(name);
-  const root = options.simplify === false ? toNnf(f) : simplify(f);
   const poll = deadlineChecker(options.deadline, options.tick);
+  // Simplification polls too: on a whole spec its implication tests alone can outlast any deadline.
+  const root = options.simplify === false ? toNnf(f) : simplify(f, { poll });
   const maxStates = options.maxStates ?? Infinity;
   const mode = options.productOfConjuncts;
   // `G(a ∧ b)` counts as `G a ∧ G b`: simplification gathers invariants into one `G` of a big

@@ -269,9 +269,13 @@ export function componentsOf(
   const outputs = outputNames(spec);
   const mealy = spec.semantics === 'mealy';
   const letters = mealy ? [...inputs, ...outputs] : [...outputs, ...inputs];
+  // Both managers poll the solver's clock: building the components of thousands of conjuncts is
+  // BDD work of its own, before the parity route installs its move-counting poll.
   const bdd = new BddManager();
+  bdd.poll = tick;
   const progression = new Progression(bdd, letters, tick);
   const acceptanceBdd = new BddManager();
+  acceptanceBdd.poll = tick;
   const components: Component[] = [];
   const atom = (c: Component): BddNode => {
     components.push(c);

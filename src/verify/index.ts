@@ -92,7 +92,7 @@ export function verifyController(spec: GameSpec, m: MealyMachine, options: Verif
   const formula = options.formula ?? specFormula(spec);
   // Only local rewrites: pairwise implication tests across the spec's many conjuncts cost more
   // than the smaller product they could buy (see SimplifyOptions.pairwise).
-  return checkProduct(bdd, m, byState, simplify(not(formula), { pairwise: false }), inputs, outputs, options.poll);
+  return checkProduct(bdd, m, byState, simplify(not(formula), { pairwise: false, poll: options.poll }), inputs, outputs, options.poll);
 }
 
 /**
@@ -163,7 +163,7 @@ export function verifyCounterstrategy(spec: GameSpec, cs: Counterstrategy, optio
       return { ok: false, kind: 'incomplete', message: `state ${s} has no answer to the outputs ${shown || '(no outputs)'}` };
     }
   }
-  const r = checkProduct(bdd, machine, byState, simplify(specFormula(spec), { pairwise: false }), inputs, outputs, options.poll);
+  const r = checkProduct(bdd, machine, byState, simplify(specFormula(spec), { pairwise: false, poll: options.poll }), inputs, outputs, options.poll);
   if (r.ok || r.kind !== 'violation') return r;
   return { ...r, message: `a play allowed by the counterstrategy satisfies the specification (${r.message.replace(/^.*\(/, '(')}` };
 }

@@ -108,3 +108,33 @@ describe('BddManager', () => {
     }
   });
 });
+
+describe('BddManager.andAll', () => {
+  // Conjoined from the top, each new variable below the cube rebuilt the cube (n²/2 nodes) and
+  // recursed through it (a stack overflow past a few thousand): the parity route's initial state
+  // of 5,000 invariants. Bottom-up, every step is one node.
+  it('conjoins a long cube in linear nodes and constant stack depth', () => {
+    const bdd = new BddManager();
+    const n = 20_000;
+    const vars = Array.from({ length: n }, (_, i) => bdd.variable(`v${i}`));
+    const before = bdd.nodeCount;
+    const cube = bdd.andAll(vars);
+    expect(bdd.nodeCount - before).toBeLessThanOrEqual(n);
+    // A chain v0 ∧ v1 ∧ …: every low edge false, n nodes down to true.
+    let length = 0;
+    for (let node = cube; node !== BDD_TRUE; node = bdd.high(node), length++) expect(bdd.low(node)).toBe(BDD_FALSE);
+    expect(length).toBe(n);
+    expect(bdd.andAll([...vars, bdd.not(vars[7])])).toBe(BDD_FALSE);
+    expect(bdd.andAll([BDD_TRUE, vars[3]])).toBe(vars[3]);
+    expect(bdd.andAll([])).toBe(BDD_TRUE);
+  });
+
+  it('is the same function as a left fold, whatever the order', () => {
+    const rand = prng(11);
+    const bdd = new BddManager();
+    for (let i = 0; i < 200; i++) {
+      const nodes = Array.from({ length: 1 + Math.floor(rand() * 5) }, () => bdd.fromFormula(randomProp(rand, 3)));
+      expect(bdd.andAll(nodes)).toBe(nodes.reduce((acc, n) => bdd.and(acc, n), BDD_TRUE));
+    }
+  });
+});
