@@ -52,7 +52,12 @@ class UnionFind {
 /** States of the automaton of one class's assumptions before `decompose` stops and says "not keepable". */
 const KEEPABLE_MAX_STATES = 2000;
 
-export function decompose(spec: GameSpec): { parts: DecomposedPart[] } | undefined {
+/**
+ * `tick`: the solver's clock poll (it throws to end the run), also called inside the translations
+ * of environment assumptions (`envKeeps`): a class of ten `G(r ∧ aᵢ → F sᵢ)` assumptions is a
+ * product of a thousand states that took 20 to 30 s, unpolled, against a 0.5 s time limit.
+ */
+export function decompose(spec: GameSpec, tick: () => void = () => {}): { parts: DecomposedPart[] } | undefined {
   const outputs = new Set(outputNames(spec));
   const inputs = new Set(inputNames(spec));
   // INITIALLY conditions apply to everything; keep such specs whole.
@@ -109,7 +114,9 @@ export function decompose(spec: GameSpec): { parts: DecomposedPart[] } | undefin
     known = assumed.length === 0;
     if (!known && assumed.every((f) => [...atoms(f)].every((a) => inputs.has(a)))) {
       try {
-        known = acceptsSomeWord(translateLtlSymbolic(and(...assumed), new BddManager(), { maxStates: KEEPABLE_MAX_STATES }));
+        // A size cap, not a time slice: whether a class is keepable must not depend on the machine.
+        // Running out of time throws the solver's own timeout (never a TimeoutError), which ends the run.
+        known = acceptsSomeWord(translateLtlSymbolic(and(...assumed), new BddManager(), { maxStates: KEEPABLE_MAX_STATES, tick }));
       } catch (err) {
         if (!(err instanceof TimeoutError)) throw err;
       }

@@ -528,7 +528,7 @@ function parityVerdict(spec: GameSpec, want: Wanted, budget: Budget): GameOutcom
 }
 
 function solveDecomposed(spec: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome {
-  const plan = options.decompose === false ? undefined : decompose(spec);
+  const plan = options.decompose === false ? undefined : decompose(spec, budget.clock);
   if (!plan || plan.parts.length <= 1) return solveSpec(spec, options, want, budget);
   budget.progress(`solving ${plan.parts.length} independent parts`);
   const controllers: MealyMachine[] = [];
