@@ -211,6 +211,9 @@ export function solveOnTheFly(table: MoveTable, K: number, requestedCap: number,
     let window = LEAF_WINDOW;
     for (let li = 0; li < list.count && bestFresh > 0 && window >= 0; li++) {
       if (deadLeaf[li]) continue;
+      // Polled per leaf even when the leaf is already built (then `at` does not poll): losing
+      // positions re-commit their predecessors over and over (see markLosing).
+      tick();
       const leaf = list.at(li, tick);
       const ts = (targets[u][li] ??= new Int32Array(leaf.kept.length).fill(UNEXPLORED));
       let fresh = 0;
@@ -248,6 +251,10 @@ export function solveOnTheFly(table: MoveTable, K: number, requestedCap: number,
     const work = [start];
     losing[start] = ++lostCount;
     while (work.length > 0) {
+      // One loss can propagate through the whole game, re-committing every predecessor: the
+      // propagation polls the clock like the main loop (ten `G(r ∧ aᵢ → F sᵢ)` assumptions ran
+      // over a minute past a 10 s limit in here).
+      tick();
       const v = work.pop()!;
       losingSet.add(vectors[v]);
       for (const code of preds[v]) {

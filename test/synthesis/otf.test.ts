@@ -7,10 +7,10 @@
 import { describe, expect, test } from 'vitest';
 import { translateLtlSymbolic } from '../../src/automata/translate.js';
 import { BddManager } from '../../src/automata/bdd.js';
-import { and, ap, type Formula, G, implies, not, X } from '../../src/ltl/formula.js';
+import { and, ap, F, type Formula, G, implies, not, X } from '../../src/ltl/formula.js';
 import { extractMealyController, extractMooreController } from '../../src/synthesis/extract.js';
 import { MoveTable, solveBounded } from '../../src/synthesis/game.js';
-import { synthesize } from '../../src/synthesis/index.js';
+import { checkRealizability, synthesize } from '../../src/synthesis/index.js';
 import { solveOnTheFly, UNEXPLORED } from '../../src/synthesis/otf.js';
 import { checkControllerAgainst, checkCounterstrategyAgainst } from '../../src/synthesis/selfcheck.js';
 import { dimensionsFor } from '../../src/synthesis/split.js';
@@ -118,5 +118,26 @@ describe('on-the-fly games decide as complete ones', () => {
     }
     expect(realizable).toBeGreaterThan(10);
     expect(unrealizable).toBeGreaterThan(10);
+  });
+});
+
+describe('on-the-fly solving keeps to the time limit', () => {
+  // Ten `G(r0 ∧ aᵢ → F sᵢ)` assumptions, the dual game alone: after a second or so one losing
+  // position propagates through the game, re-committing predecessor after predecessor without
+  // polling the clock (28 s against a 2 s limit; both games, 40–60 s against 5–10 s). Not decided
+  // in that time: the test is only about when the answer comes.
+  test('a loss propagating through the game stops at the deadline', () => {
+    const k = 10;
+    const spec = gameOf({
+      ins: ['r0', 'j', ...Array.from({ length: k }, (_, i) => [`ra${i}`, `sa${i}`]).flat()],
+      outs: ['o1', 'o2'],
+      assume: [and(...Array.from({ length: k }, (_, i) => G(implies(and(ap(`ra${i}`), ap('r0')), F(ap(`sa${i}`))))))],
+      guarantee: [G(implies(ap('r0'), F(ap('o1')))), G(implies(ap('j'), ap('o2')))],
+    });
+    const started = performance.now();
+    const result = checkRealizability(spec, { timeoutMs: 2000, decompose: false, games: 'dual' });
+    expect(performance.now() - started).toBeLessThan(8000);
+    if (result.verdict === 'unknown') expect(result.reason).toBe('timeout');
+    else expect(result.verdict).toBe('realizable');
   });
 });
