@@ -27,7 +27,8 @@ export interface TranslateOptions {
   readonly reduce?: boolean;
   /**
    * Absolute `performance.now()` time after which the translation throws `TimeoutError`.
-   * Polled while exploring and multiplying out expansions, so even one huge state stops.
+   * Polled while exploring and multiplying out expansions, so even one huge state stops. A
+   * `Date.now()` time (recognisably larger) is accepted too and read as the time it names.
    */
   readonly deadline?: number;
   /** Called at the same polling points (e.g. a solver's own budget check, which may throw). */

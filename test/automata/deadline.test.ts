@@ -27,6 +27,14 @@ describe('translateLtl deadline', () => {
     expect(performance.now() - started).toBeLessThan(3000);
   });
 
+  // A `Date.now()` deadline, read as a `performance.now()` one, lay decades ahead: the same
+  // translation ran to completion (2^14 states) instead of stopping.
+  test('a Date.now() deadline is honoured too', () => {
+    const started = performance.now();
+    expect(() => translateLtl(requests(14), { deadline: Date.now() + 30 })).toThrow(TimeoutError);
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
   test('the state cap throws a size TimeoutError; small formulas are unaffected', () => {
     expect(() => translateLtl(requests(6), { maxStates: 10 })).toThrow(TimeoutError);
     const small = translateLtl(requests(1), { deadline: performance.now() + 10_000, maxStates: 10 });
