@@ -235,6 +235,8 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     expect(outcome).toEqual({ exitCode: 0, allOutputWritten: true });
     expect(JSON.parse(r.stdout)).toMatchObject({ file: 'specs/adventure.tsl', verdict: 'realizable' });
     expect(loaded.filter((m) => m === 'NativeModule net' || m === 'NativeModule tty')).toEqual([]);
+    // Its arguments are read by fast-args.ts's own tokenizer (util.parseArgs cost 0.4 ms cold).
+    expect(loaded.filter((m) => m.includes('parse_args'))).toEqual([]);
   });
 
   it('a check loads no Node built-in module after it turns TurboFan off (they would compile without their code cache)', () => {
