@@ -157,10 +157,17 @@ export class BddManager {
    * the minimization of a controller with thousands of transitions did that for every one).
    */
   cube(c: Cube): BddNode {
-    // Variables new to the manager are allocated in name order, as conjoining sorted literals would.
-    const literals = Object.keys(c)
-      .sort()
-      .map((name): [number, boolean] => [this.varIndex(name), c[name]]);
+    const names = Object.keys(c);
+    // Variables new to the manager are allocated in name order, as conjoining sorted literals
+    // would (sorting is skipped when there are none: minimization and the checks build a cube per
+    // transition, in code a short check runs unoptimized).
+    for (let i = 0; i < names.length; i++)
+      if (!this.indexOf.has(names[i])) {
+        names.sort();
+        break;
+      }
+    const literals: Array<[number, boolean]> = [];
+    for (let i = 0; i < names.length; i++) literals.push([this.varIndex(names[i]), c[names[i]]]);
     literals.sort((a, b) => b[0] - a[0]);
     return this.literalsFromBottom(literals);
   }
@@ -175,7 +182,11 @@ export class BddManager {
   /** A cube from its literals, lowest variable (highest index) first. */
   private literalsFromBottom(literals: ReadonlyArray<readonly [number, boolean]>): BddNode {
     let node: BddNode = BDD_TRUE;
-    for (const [v, value] of literals) node = value ? this.mk(v, BDD_FALSE, node) : this.mk(v, node, BDD_FALSE);
+    // Indexed: unoptimized code runs the iterator protocol for `for (const [v, value] of …)`.
+    for (let i = 0; i < literals.length; i++) {
+      const literal = literals[i];
+      node = literal[1] ? this.mk(literal[0], BDD_FALSE, node) : this.mk(literal[0], node, BDD_FALSE);
+    }
     return node;
   }
 

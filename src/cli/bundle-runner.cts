@@ -12,7 +12,6 @@
  * Node's ES module loader (5–8 ms).
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, sep } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -65,7 +64,9 @@ function loadBundle(useCache: boolean): LoadedBundle | undefined {
   const script = new Script(source, { filename: BUNDLE_FILE, cachedData });
   const module = { exports: {} as Partial<FastCheckModule> };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  wrapper(module.exports, createRequire(BUNDLE_FILE), module, BUNDLE_FILE, __dirname);
+  // This module's own `require` resolves as the bundle's would: both live in this folder. (Not
+  // `createRequire`: `node:module` loads Node's ES module loader, 0.25 ms of every check.)
+  wrapper(module.exports, require, module, BUNDLE_FILE, __dirname);
   const { fastCheck, allOutputWritten } = module.exports;
   return fastCheck && allOutputWritten ? { check: { fastCheck, allOutputWritten }, script } : undefined;
 }

@@ -1,8 +1,9 @@
 /**
  * Options declared as data, and a fast parser for them. Importing yargs costs 60–110 ms, more
  * than the whole check of a small spec, so a command whose options are an `OptionTable` is parsed
- * with Node's `util.parseArgs` when its argument list is plain. The same table builds the yargs
- * command (help text, full validation), so there is one list of options and nothing can drift.
+ * by `util.parseArgs`' rules (see `tokenize`) when its argument list is plain. The same table
+ * builds the yargs command (help text, full validation), so there is one list of options and
+ * nothing can drift.
  *
  * The fast parser accepts only what it reads exactly as yargs would, and returns undefined for
  * anything else — a repeated flag, a number yargs would read differently, a boolean followed by
@@ -10,7 +11,6 @@
  * `--`, an unknown option, a value outside `choices`. The caller then runs yargs, so errors and
  * edge cases keep today's exact messages and meaning.
  */
-import { parseArgs } from 'node:util';
 import type { Argv, Options, PositionalOptions } from 'yargs';
 
 export interface OptionDecl {
@@ -51,13 +51,39 @@ function toYargs(decl: OptionDecl): Options {
   return out;
 }
 
-/** parseArgs' tokens, or undefined where it rejects the arguments (unknown option, missing value…). */
-function tokenize(argv: readonly string[], options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>) {
-  try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: true, tokens: true }).tokens;
-  } catch {
-    return undefined;
+type Token = { readonly kind: 'option'; readonly name: string; readonly value?: string } | { readonly kind: 'positional'; readonly value: string };
+
+/**
+ * The words as Node's `util.parseArgs` reads them (strict, positionals allowed), or undefined
+ * where it would reject them (unknown option, a boolean given a value, a missing value) or where
+ * a value looks like an option (`--ltl --json`, which it rejects too). `parseFast` has already
+ * left short flags, `-`, `--` and negative numbers to yargs, so no other reading arises. Written
+ * out rather than calling `parseArgs`: its first run in a fresh process, not yet compiled, took
+ * 0.4 ms of every `tslc check` (test/cli/fast-args.test.ts holds both to yargs' results).
+ */
+function tokenize(argv: readonly string[], options: Readonly<Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>): Token[] | undefined {
+  const tokens: Token[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) {
+      tokens.push({ kind: 'positional', value: arg });
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    if (!Object.hasOwn(options, name)) return undefined;
+    if (options[name].type === 'boolean') {
+      if (eq >= 0) return undefined;
+      tokens.push({ kind: 'option', name });
+    } else if (eq >= 0) tokens.push({ kind: 'option', name, value: arg.slice(eq + 1) });
+    else {
+      const value = argv[i + 1];
+      if (value === undefined || (value.length > 1 && value.startsWith('-'))) return undefined;
+      tokens.push({ kind: 'option', name, value });
+      i++;
+    }
   }
+  return tokens;
 }
 
 /** Values as yargs reads a plain decimal; anything else (hex, exponents, blanks) is left to yargs. */
@@ -71,7 +97,7 @@ export function parseFast(command: string, argv: readonly string[], table: Optio
   // Short flags (-h, -o), `--`, `-` and negative numbers all have yargs-specific readings.
   if (argv.some((a) => a.startsWith('-') && !/^--[^-]/.test(a))) return undefined;
   const negated = (name: string) => `no-${name}`;
-  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = Object.create(null);
   for (const [name, decl] of Object.entries(table.options)) {
     if (decl.type === 'boolean') {
       if (decl.array) return undefined;
@@ -87,7 +113,6 @@ export function parseFast(command: string, argv: readonly string[], table: Optio
   const positionals: string[] = [];
   const seen = new Set<string>();
   for (const [i, token] of tokens.entries()) {
-    if (token.kind === 'option-terminator') return undefined;
     if (token.kind === 'positional') {
       positionals.push(token.value);
       continue;

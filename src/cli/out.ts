@@ -10,7 +10,6 @@
  * the process quietly with the exit code so far, as the full CLI does.
  */
 import { writeSync } from 'node:fs';
-import { createRequire } from 'node:module';
 
 let direct = false;
 /** Descriptors that had to fall back to their stream; later writes keep to the stream. */
@@ -35,8 +34,7 @@ export function writeStderr(text: string): void {
  */
 export function isTerminal(fd: 1 | 2): boolean {
   if (!direct || onStream.has(fd)) return Boolean(stream(fd).isTTY);
-  const tty = createRequire(import.meta.url)('node:tty') as typeof import('node:tty');
-  return tty.isatty(fd);
+  return process.getBuiltinModule('node:tty').isatty(fd);
 }
 
 /** True when no output is still queued in a stream (so `process.exit` loses nothing). */

@@ -235,6 +235,45 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     expect(outcome).toEqual({ exitCode: 0, allOutputWritten: true });
     expect(JSON.parse(r.stdout)).toMatchObject({ file: 'specs/adventure.tsl', verdict: 'realizable' });
     expect(loaded.filter((m) => m === 'NativeModule net' || m === 'NativeModule tty')).toEqual([]);
+    // Its arguments are read by fast-args.ts's own tokenizer (util.parseArgs cost 0.4 ms cold).
+    expect(loaded.filter((m) => m.includes('parse_args'))).toEqual([]);
+
+  });
+
+  it('a check loads no Node built-in module after it turns TurboFan off (they would compile without their code cache)', () => {
+    // Changing a V8 flag changes the flag hash V8 checks code caches against: a built-in module
+    // loaded afterwards is compiled from source (perf_hooks, behind `performance`, took 2–6 ms
+    // instead of 0.5). The probe notes Node's module list when the solver first changes a flag.
+    const runner = join(root, 'dist/src/cli/bundle-runner.cjs');
+    const tiny = join(dir, 'flip.tlsf');
+    writeFileSync(tiny, 'INFO { TITLE: "t" DESCRIPTION: "d" SEMANTICS: Mealy TARGET: Mealy }\nMAIN { INPUTS { r; } OUTPUTS { g; } GUARANTEE { G (r -> F g); } }\n');
+    const probe = `const v8 = require('node:v8');
+    const set = v8.setFlagsFromString;
+    let at;
+    v8.setFlagsFromString = (flags) => { if (at === undefined) at = { flags, loaded: process.moduleLoadList.length }; return set(flags); };
+    require(${JSON.stringify(runner)}).runFastCheck(['check', '--json', '--no-explain', ${JSON.stringify(tiny)}]).then((o) => {
+      require('node:fs').writeSync(2, JSON.stringify({ outcome: o, at, after: at && process.moduleLoadList.slice(at.loaded) }));
+    });`;
+    const r = spawnSync(process.execPath, ['-e', probe], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    const { outcome, at, after } = JSON.parse(r.stderr) as { outcome: { exitCode: number }; at?: { flags: string }; after?: string[] };
+    expect(outcome.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'realizable' });
+    expect(at?.flags).toBe('--no-turbofan');
+    expect(after!.filter((m) => m.startsWith('NativeModule '))).toEqual([]);
+  });
+
+  it('a plain check never loads node:module (it brings Node\'s ES module loader)', () => {
+    // MiniSat and node:tty are required through process.getBuiltinModule when they are needed;
+    // node:module cost 0.25 ms of every check. A CommonJS preload sees Node's list as the check
+    // left it (an --import hook, or -e, would load node:module itself).
+    const preload = join(dir, 'module-list.cjs');
+    writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(process.moduleLoadList)));\n");
+    const r = spawnSync(process.execPath, ['-r', preload, join(root, 'bin/tslc.js'), 'check', '--json', '--no-explain', 'specs/adventure.tsl'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'realizable' });
+    const loaded = JSON.parse(r.stderr) as string[];
+    expect(loaded).toContain('NativeModule vm');
+    expect(loaded).not.toContain('NativeModule module');
   });
 
   it('the check bundle is ASCII, and non-ASCII messages still come out as written', () => {
