@@ -88,7 +88,8 @@ export function reduceBySimulation<L>(bdd: BddManager, a: SimAutomaton<L>, poll:
 
 /**
  * Most letter classes (letter-classes.ts) for which pairs are checked class by class; beyond it
- * (or past MAX_CLASS_TABLE) they are checked on the BDDs. Sensor.tlsf's automata have 256.
+ * (or past MAX_CLASS_TABLE, or for guards over more than 12 variables) they are checked on the
+ * BDDs. Sensor.tlsf's automata have 256.
  */
 const MAX_LETTER_CLASSES = 4096;
 /** Largest classes × states table of enabled edges (Int32 entries) built for the class checks. */
