@@ -79,6 +79,15 @@ function recordedBaseline(corpus: string): Map<string, Run> {
 export const corpusSection: BenchSection = {
   name: 'corpus',
   describe: 'realizability on the SYNTCOMP TSL corpus vs. expected status and ltlsynt, side by side',
+  options: [
+    { name: 'timeout', kind: 'number', describe: 'seconds per spec and tool (default 20)' },
+    { name: 'corpus', kind: 'string', describe: 'the corpus folder with manifest.tsv (default ../shared/corpus)' },
+    { name: 'format', kind: 'string', describe: 'tlsf (default) or tsl: which file of a spec that has both' },
+    { name: 'recorded', kind: 'flag', describe: 'use the recorded ltlsynt verdicts even when ltlsynt is installed' },
+    { name: 'states', kind: 'flag', describe: 'also time ltlsynt building its controller (and compare controller states)' },
+    { name: 'jobs', kind: 'number', describe: 'specs run at once (default 1; more skews the timings)' },
+    { name: 'filter', kind: 'string', describe: 'only the specs whose path matches this regular expression' },
+  ],
   async run({ log, args }) {
     const corpus = option(args, 'corpus') ?? defaultCorpusDir();
     const timeout = Number(option(args, 'timeout') ?? 20);

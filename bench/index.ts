@@ -1,19 +1,24 @@
 /**
- * `npm run bench [-- <section-name>…] [--timeout s] [--filter regex]`: runs the benchmark sections
+ * `npm run bench [-- <section-name>…] [--option value…]`: runs the benchmark sections
  * (all by default), prints the markdown and writes it to bench/results/<section>.md; bench/results.md
  * is then rebuilt from every section's latest file, so running one section keeps the others' tables.
+ * `npm run bench -- --help` lists the sections and the options each reads.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { parseBenchArgs, usage } from './args.js';
 import { sections } from './sections.js';
 
-const argv = process.argv.slice(2);
-const names = argv.filter((a, i) => !a.startsWith('--') && !(i > 0 && argv[i - 1].startsWith('--')));
-const chosen = names.length > 0 ? sections.filter((s) => names.includes(s.name)) : sections;
-if (chosen.length === 0) {
-  process.stderr.write(`no such section; known: ${sections.map((s) => s.name).join(', ')}\n`);
+const parsed = parseBenchArgs(process.argv.slice(2), sections);
+if (parsed.kind === 'help') {
+  process.stdout.write(usage(sections));
+  process.exit(0);
+}
+if (parsed.kind === 'error') {
+  process.stderr.write(`bench: ${parsed.message}\n(npm run bench -- --help lists the sections and their options)\n`);
   process.exit(2);
 }
+const { chosen, args: argv } = parsed;
 // dist/bench/index.js → ../../bench/ (the source folder, so the tables can be committed).
 const perSection = (name: string) => fileURLToPath(new URL(`../../bench/results/${name}.md`, import.meta.url));
 mkdirSync(fileURLToPath(new URL('../../bench/results/', import.meta.url)), { recursive: true });

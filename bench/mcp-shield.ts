@@ -140,6 +140,10 @@ async function coreMicros(calls: number): Promise<number> {
 export const mcpShieldSection: BenchSection = {
   name: 'mcp-shield',
   describe: 'per-call overhead of tslc shield mcp against a direct MCP client-server connection',
+  options: [
+    { name: 'calls', kind: 'number', describe: 'tool calls per round (default 1000)' },
+    { name: 'rounds', kind: 'number', describe: 'rounds (default 5)' },
+  ],
   async run(ctx: BenchContext): Promise<string> {
     const calls = flag(ctx.args, '--calls', 1000);
     const rounds = flag(ctx.args, '--rounds', 5);

@@ -214,6 +214,9 @@ async function interventionTable(): Promise<string> {
 export const monitorSection: BenchSection = {
   name: 'monitor',
   describe: 'runtime monitors: progression throughput/memory, automaton monitor, audit, F1 under label noise',
+  options: [
+    { name: 'quick', kind: 'flag', describe: '100,000-event logs instead of 1,000,000' },
+  ],
   async run(ctx) {
     const big = ctx.args.includes('--quick') ? 100_000 : 1_000_000;
     ctx.log(`progression over ${big} events`);

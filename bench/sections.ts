@@ -21,9 +21,18 @@ export interface BenchContext {
   readonly args: readonly string[];
 }
 
+/** A command-line option a section reads (`--name value`, or `--name` alone when `kind` is 'flag'). */
+export interface BenchOption {
+  readonly name: string;
+  readonly kind: 'number' | 'string' | 'flag';
+  readonly describe: string;
+}
+
 export interface BenchSection {
   readonly name: string;
   readonly describe: string;
+  /** The options it reads: the runner refuses any other, so a typo is not silently ignored. */
+  readonly options?: readonly BenchOption[];
   /** Returns markdown (a heading, a table, a summary). */
   run(ctx: BenchContext): Promise<string>;
 }

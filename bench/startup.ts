@@ -116,6 +116,14 @@ const answerOf = (stdout: string) => stdout.trim().replace(/"seconds":[0-9.e-]+,
 export const startupSection: BenchSection = {
   name: 'startup',
   describe: 'tslc check of small specs against node -e 0, interleaved in one run',
+  options: [
+    { name: 'runs', kind: 'number', describe: 'rounds (default 15)' },
+    { name: 'baseline', kind: 'string', describe: "another build's bin/tslc.js, run in the same rounds" },
+    { name: 'under', kind: 'number', describe: 'pick SYNTCOMP specs ltlsynt decides in under this many seconds (default 0.05)' },
+    { name: 'sample', kind: 'string', describe: 'how many of those specs (default 12), or all' },
+    { name: 'seed', kind: 'number', describe: 'seed for --sample (default 1)' },
+    { name: 'dir', kind: 'string', describe: 'the SYNTCOMP tlsf/ folder (default: the committed fixture)' },
+  ],
   async run({ log, args }) {
     const runs = Math.max(1, Number(option(args, 'runs') ?? 15));
     const baselineBin = option(args, 'baseline');

@@ -208,6 +208,18 @@ const opposite = (a: Run | undefined, b: Run | undefined) => decided(a) && decid
 export const syntcompSection: BenchSection = {
   name: 'syntcomp',
   describe: 'tslc vs ltlsynt on the SYNTCOMP LTL track (tlsf/), one process per spec, interleaved',
+  options: [
+    { name: 'timeout', kind: 'number', describe: 'seconds per spec and tool (default 10)' },
+    { name: 'dir', kind: 'string', describe: 'the SYNTCOMP tlsf/ folder (default: the committed fixture)' },
+    { name: 'ltlsynt-tsv', kind: 'string', describe: 'recorded ltlsynt verdicts to use when it is not installed' },
+    { name: 'sample', kind: 'number', describe: 'a seeded sample of this many files' },
+    { name: 'seed', kind: 'number', describe: 'seed for --sample (default 1)' },
+    { name: 'no-states', kind: 'flag', describe: 'tslc verdict runs only (no controller runs)' },
+    { name: 'recorded', kind: 'flag', describe: 'use the recorded ltlsynt verdicts even when ltlsynt is installed' },
+    { name: 'states', kind: 'flag', describe: 'also time ltlsynt building its controller (and compare controller states)' },
+    { name: 'jobs', kind: 'number', describe: 'specs run at once (default 1; more skews the timings)' },
+    { name: 'filter', kind: 'string', describe: 'only the specs whose path matches this regular expression' },
+  ],
   async run({ log, args }) {
     const timeout = Number(option(args, 'timeout') ?? 10);
     const filter = new RegExp(option(args, 'filter') ?? '.');
