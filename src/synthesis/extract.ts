@@ -13,7 +13,7 @@ import { BDD_TRUE, BddManager, type BddNode } from '../automata/bdd.js';
 import type { Counterstrategy, CounterstrategyTransition } from '../game/counterstrategy.js';
 import { type Cube, cubeKey, type MealyMachine, type MealyTransition } from '../game/mealy.js';
 import { dict, own } from '../../runtime/dict.js';
-import { dominatedBy, type SolvedGame, activeOf } from './game.js';
+import { type SolvedGame, activeOf } from './game.js';
 import type { ProgressOracle } from './progress.js';
 import { completeCube, type Dimension, expandPart } from './split.js';
 
@@ -29,6 +29,9 @@ function stateSet(game: SolvedGame, upward: boolean, widenStates = true): Built 
   const byNode = new Map<number, number>();
   let pool: number[] | undefined;
   const weight = (v: Int8Array) => v.reduce((a, c) => a + c + 1, 0);
+  let poolWeights: Int32Array | undefined;
+  // The active states of each strategy state's position, for `find` going downward.
+  const activeOfState: number[][] = [];
   /**
    * A new strategy state stands for the *largest* explored winning position above the one
    * reached (a larger position covers more of the positions reached later, so fewer states).
@@ -36,16 +39,16 @@ function stateSet(game: SolvedGame, upward: boolean, widenStates = true): Built 
   const widen = (node: number): number => {
     if (!upward || !widenStates) return node;
     pool ??= game.vectors.map((_, i) => i).filter((i) => winning(game, i));
+    poolWeights ??= Int32Array.from(pool, (w) => weight(game.vectors[w]));
     const v = game.vectors[node];
+    const active = activeOf(v);
     let best = node;
     let bestWeight = weight(v);
-    for (const w of pool) {
-      const vw = game.vectors[w];
-      if (!dominatedBy(v, vw)) continue;
-      const ww = weight(vw);
-      if (ww > bestWeight) {
-        best = w;
-        bestWeight = ww;
+    for (let i = 0; i < pool.length; i++) {
+      if (!dominatedOn(active, v, game.vectors[pool[i]])) continue;
+      if (poolWeights[i] > bestWeight) {
+        best = pool[i];
+        bestWeight = poolWeights[i];
       }
     }
     return best;
@@ -56,20 +59,33 @@ function stateSet(game: SolvedGame, upward: boolean, widenStates = true): Built 
       const exact = byNode.get(node);
       if (exact !== undefined) return exact;
       const v = game.vectors[node];
+      const active = upward ? activeOf(v) : undefined;
       for (let s = 0; s < states.length; s++) {
         const w = game.vectors[states[s]];
-        if (upward ? dominatedBy(v, w) : dominatedBy(w, v)) return s;
+        if (active ? dominatedOn(active, v, w) : dominatedOn(activeOfState[s], w, v)) return s;
       }
       return undefined;
     },
     add(reached) {
       const node = widen(reached);
       states.push(node);
+      activeOfState.push(activeOf(game.vectors[node]));
       byNode.set(node, states.length - 1);
       byNode.set(reached, states.length - 1);
       return states.length - 1;
     },
   };
+}
+
+/**
+ * `dominatedBy(v, w)` read on v's active states only (`active` = activeOf(v)): an inactive entry
+ * is −1, the least a counter can be, so it is below w's whatever w holds there. Positions have a
+ * handful of active states out of hundreds (Sensor: 281 automaton states), and widening compares
+ * each new strategy state with every winning position of the game (15,520).
+ */
+function dominatedOn(active: readonly number[], v: Int8Array, w: Int8Array): boolean {
+  for (let i = 0; i < active.length; i++) if (v[active[i]] > w[active[i]]) return false;
+  return true;
 }
 
 const winning = (game: SolvedGame, t: number) => t >= 0 && game.losingRank[t] === 0 && game.targets[t] !== undefined;

@@ -512,6 +512,9 @@ class ProbeTimeout extends Error {}
 /** A primal game's time slice ran out while the dual game may still answer (see `solveGame`). */
 class GameSliceOver extends Error {}
 
+/** The dual side's work stopped: the spec became known to be realizable meanwhile (see `dualTick`). */
+class DualMoot extends Error {}
+
 /**
  * The parity route's verdict on a TSL spec whose controller the bounded engine is building (a
  * deferred check, so specs solved quickly never pay for it), within PARITY_VERDICT_SHARE of the
@@ -753,10 +756,10 @@ function relevantAssumptions(g: Formula, assumptions: readonly Formula[]): Formu
 function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome {
   const { tick, progress } = budget;
   // Translations poll the same budget, so a huge tableau cannot outlive the time limit.
-  const automatonOf = (f: Formula, deadline = budget.deadline): Ucw => {
+  const automatonOf = (f: Formula, deadline = budget.deadline, translationTick = tick): Ucw => {
     let ucw = budget.automata.get(f.id);
     if (ucw !== undefined) return ucw;
-    const tgba = translateLtlSymbolic(f, new BddManager(), { deadline, tick });
+    const tgba = translateLtlSymbolic(f, new BddManager(), { deadline, tick: translationTick });
     budget.automata.set(f.id, (ucw = ucwFromTgba(tgba)));
     return ucw;
   };
@@ -833,9 +836,20 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
       ? new MoveTable(dualUcw, envMover, adversary, false, envFilter, !complete)
       : new MoveTable(dualUcw, adversary, envMover, true);
   };
+  /**
+   * The tick of the dual side's work (its automaton, its games): the budget's, and DualMoot once
+   * a deferred check (the parity route's verdict, run from inside this very tick) has found the
+   * spec realizable. The dual can then only lose, and a translation with a time slice would
+   * otherwise run on to the end of its slice (Automata32S: the dual probe's translation did not
+   * fit its 0.6 s whether or not the verdict came in its first 0.1 s).
+   */
+  const dualTick = () => {
+    tick();
+    if (knownRealizable(spec, budget)) throw new DualMoot();
+  };
   const dualTable = (deadline: number): MoveTable => {
     // NBA(φ) as a union over φ's top-level disjuncts, e.g. ¬a₁ ∨ … ∨ ¬aₙ ∨ G.
-    const dualUcw = union(disjuncts(dualFormula).map((p) => automatonOf(p, deadline)));
+    const dualUcw = union(disjuncts(dualFormula).map((p) => automatonOf(p, deadline, dualTick)));
     progress(`automaton for φ: ${dualUcw.stateCount} states`);
     return dualTableFor(dualUcw);
   };
@@ -965,19 +979,28 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
       Kp = K_SCHEDULE(Kp);
       spentPrimal += performance.now() - began;
     } else {
-      if (dual === undefined) {
-        const built = sliced(dualTable, final);
-        spentDual += performance.now() - began;
-        if (!built) {
-          progress('automaton for φ did not fit its time slice');
-          dualBlocked = true;
-          continue;
-        }
-        dual = built;
-        dualBlocked = false;
-      }
+      let game: SolvedGame;
       const K = Kd;
-      const game = solveOnTheFly(dual, K, nodeCap, tick);
+      try {
+        if (dual === undefined) {
+          const built = sliced(dualTable, final);
+          spentDual += performance.now() - began;
+          if (!built) {
+            progress('automaton for φ did not fit its time slice');
+            dualBlocked = true;
+            continue;
+          }
+          dual = built;
+          dualBlocked = false;
+        }
+        game = solveOnTheFly(dual, K, nodeCap, dualTick);
+      } catch (err) {
+        if (!(err instanceof DualMoot)) throw err;
+        // Known realizable now: the loop leaves the dual side alone from here on.
+        progress('the spec is known realizable: the dual game stops');
+        spentDual += performance.now() - began;
+        continue;
+      }
       progress(`dual K=${K}: ${game.status} (${game.nodeCount} positions)`);
       if (game.status === 'win') return unrealizable(game);
       if (game.status === 'overflow') dualStuck = true;
@@ -1016,14 +1039,14 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     const sliceEnd = Math.min(budget.deadline, began + Math.max(200, (budget.deadline - began) / DUAL_PROBE_SHARE));
     let ticks = 0;
     const sliceTick = () => {
-      tick();
+      dualTick();
       if ((++ticks & 255) === 0 && performance.now() > sliceEnd) throw new ProbeTimeout();
     };
     // The translation gets a smaller part of the slice: where the probe pays off, φ's automaton
     // is small (36–45 states, under 0.6 s), and a costly one is better left to the usual schedule.
     const translationEnd = Math.min(sliceEnd, began + Math.max(200, (budget.deadline - began) / 16));
     try {
-      const ucw = union(disjuncts(dualFormula).map((p) => automatonOf(p, translationEnd)));
+      const ucw = union(disjuncts(dualFormula).map((p) => automatonOf(p, translationEnd, dualTick)));
       progress(`automaton for φ: ${ucw.stateCount} states (probed before the large primal game)`);
       dual = dualTableFor(ucw);
       const game = solveOnTheFly(dual, Kd, nodeCap, sliceTick);
@@ -1032,6 +1055,10 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
       if (game.status === 'overflow') dualStuck = true;
       Kd = K_SCHEDULE(Kd);
     } catch (err) {
+      if (err instanceof DualMoot) {
+        progress('the spec is known realizable: the dual probe stops');
+        return undefined;
+      }
       const sliceOver = err instanceof ProbeTimeout || err instanceof TimeoutError;
       if (!sliceOver || performance.now() > budget.deadline) throw err;
       progress('the dual probe did not finish in its slice');

@@ -19,7 +19,7 @@
  * The exploration (controller state × automaton token set, input letters over the propositions
  * the active guards mention) has a deterministic budget; beyond it the controller is left as it is.
  */
-import { BDD_TRUE } from '../automata/bdd.js';
+import { BDD_TRUE, type BddManager } from '../automata/bdd.js';
 import type { Cube, MealyMachine, MealyTransition } from '../game/mealy.js';
 import type { Formula } from '../ltl/formula.js';
 import { type Ucw, sccs } from './ucw.js';
@@ -141,6 +141,17 @@ function idleWhileOpen(
   };
   visit(machine.initial, [...new Set(ucw.initial)].sort((a, b) => a - b));
   const inputs = new Set(machine.inputs);
+  // Per transition and BDD manager: its input cube and output as an assignment, built once (a
+  // transition is followed from every product position of its state: building the letter anew
+  // each time was most of this pass's time on Lights2_2c5b09da's 1,000-transition machines).
+  const letters = new Map<number, Map<BddManager, Int8Array>>();
+  const letterOf = (ti: number, bdd: BddManager): Int8Array => {
+    let perManager = letters.get(ti);
+    if (!perManager) letters.set(ti, (perManager = new Map()));
+    let a = perManager.get(bdd);
+    if (!a) perManager.set(bdd, (a = bdd.assignmentArray({ ...machine.transitions[ti].input, ...outputs[ti] })));
+    return a;
+  };
   for (let h = 0; h < queue.length; h++) {
     if (seen.size > MAX_PRODUCT) return undefined;
     tick();
@@ -154,15 +165,22 @@ function idleWhileOpen(
       const free = [...tested].filter((name) => !(name in t.input));
       if (free.length > MAX_FREE_INPUTS) return undefined;
       for (let bits = 0; bits < 1 << free.length; bits++) {
-        const letter: Record<string, boolean> = { ...t.input, ...outputs[ti] };
-        free.forEach((name, i) => (letter[name] = ((bits >> i) & 1) === 1));
         const next = new Set<number>();
-        // One assignment per BDD manager (each guarantee's automaton has its own).
-        const assignments = new Map<object, Int8Array>();
+        // One assignment per BDD manager (each guarantee's automaton has its own): the
+        // transition's, with the free inputs set.
+        const assignments = new Map<BddManager, Int8Array>();
         for (const ei of edges) {
           const e = ucw.edges[ei];
           let assignment = assignments.get(e.bdd);
-          if (!assignment) assignments.set(e.bdd, (assignment = e.bdd.assignmentArray(letter)));
+          if (!assignment) {
+            const base = letterOf(ti, e.bdd);
+            assignment = free.length === 0 ? base : base.slice();
+            for (let i = 0; i < free.length; i++) {
+              const v = e.bdd.levels.get(free[i]);
+              if (v !== undefined && v < assignment.length) assignment[v] = ((bits >> i) & 1) === 1 ? 1 : -1;
+            }
+            assignments.set(e.bdd, assignment);
+          }
           if (e.bdd.compatibleWith(e.guard, assignment)) next.add(e.to);
         }
         const after = [...next].sort((a, b) => a - b);

@@ -247,6 +247,25 @@ describe('the dual game goes first when the primal automaton is large', () => {
   });
 });
 
+describe('the dual side stops once the parity route has found the spec realizable', () => {
+  const a32 = corpusPath('syntcomp-tsl-paper/Automata32S.tlsf');
+  test.skipIf(!existsSync(a32))('Automata32S: no dual work after the deferred verdict, and the controller passes the check', async () => {
+    // Its primal automaton has 107 states, so the dual probe goes first; the dual's translation
+    // does not fit the probe's slice. The parity route's verdict (a deferred check, here after
+    // about 1.2 s, while the probe translates) makes the dual moot: before, the probe went on to
+    // the end of its slice (seconds under a long time limit) and only then gave up.
+    const spec = await loadGame(a32);
+    const messages: string[] = [];
+    const r = synthesize(spec, { timeoutMs: 60_000, checksAfterMs: 1000, onProgress: (m) => messages.push(m) });
+    expect(r.verdict).toBe('realizable');
+    if (r.verdict === 'realizable') expect(verifyController(spec, r.controller)).toMatchObject({ ok: true });
+    const known = messages.indexOf('parity route (deferred check): realizable');
+    expect(known).toBeGreaterThanOrEqual(0);
+    const dualWork = /dual probe did not finish|automaton for φ|dual K=/;
+    expect(messages.slice(known + 1).filter((m) => dualWork.test(m))).toEqual([]);
+  });
+});
+
 describe('a long primal game pauses for the dual', () => {
   const allLights = corpusPath('syntcomp-tsl/AllLights_aeb1d897.tlsf');
   test.skipIf(!existsSync(allLights))('AllLights_aeb1d897: the K = 0 game on 789 states pauses and the dual wins at K = 1', async () => {
