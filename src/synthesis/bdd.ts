@@ -123,10 +123,38 @@ export class Bdd {
     if (n === BDD_TRUE) return ONE;
     const hit = memo.get(n);
     if (hit !== undefined) return hit;
-    const r = this.ite(this.variable(src.nodeVarName(n)), this.copyForeign(src, src.high(n), memo), this.copyForeign(src, src.low(n), memo));
+    const name = src.nodeVarName(n);
+    const v = this.levelOf.get(name);
+    if (v === undefined) throw new Error(`proposition '${name}' is neither an input nor an output`);
+    const r = this.branch(v, this.copyForeign(src, src.high(n), memo), this.copyForeign(src, src.low(n), memo));
     memo.set(n, r);
     return r;
   }
+  /**
+   * ite(variable v, hi, lo) in one pass: the two orders differ (the source's is the translation's,
+   * this one puts the first mover first), so v may have to sink below the children's top variables.
+   * Where it is above both (the common case) this is one `mk`; before, the general ite (an `and`,
+   * a `not`, another `and` and an `or`, each with its own cache) took a second of TwoCountersDisButA9's
+   * move table for its 380-state automaton.
+   */
+  private branch(v: number, hi: Node, lo: Node): Node {
+    if (hi === lo) return hi;
+    const top = Math.min(this.lvl[hi], this.lvl[lo]);
+    if (v < top) return this.mk(v, lo, hi);
+    // Per level, keyed by (hi, lo) as mk's unique tables are (node ids stay below 2^26).
+    const cache = (this.branchCache[v] ??= new Map());
+    const key = hi * 0x4000000 + lo;
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const hiLo = this.lvl[hi] === top ? this.lo[hi] : hi;
+    const hiHi = this.lvl[hi] === top ? this.hi[hi] : hi;
+    const loLo = this.lvl[lo] === top ? this.lo[lo] : lo;
+    const loHi = this.lvl[lo] === top ? this.hi[lo] : lo;
+    const r = v === top ? this.mk(v, loLo, hiHi) : this.mk(top, this.branch(v, hiLo, loLo), this.branch(v, hiHi, loHi));
+    cache.set(key, r);
+    return r;
+  }
+  private readonly branchCache: Map<number, Node>[] = [];
 
   fromFormula(f: Formula): Node {
     const hit = this.formulaCache.get(f.id);
