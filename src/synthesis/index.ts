@@ -31,6 +31,7 @@ import { solveOnTheFly } from './otf.js';
 import { satisfyingLasso } from '../automata/lasso-witness.js';
 import { solveByParityGame } from './parity-route.js';
 import { progressOracle } from './progress.js';
+import { type FixedPropositions, fixSinglePolarity, liftController, liftCounterstrategy } from './polarity.js';
 import { actWhileWaiting, type GuaranteeAutomaton, hasEventuality } from './waiting.js';
 import { dict } from '../../runtime/dict.js';
 import { completeCube, type Dimension, dimensionsFor } from './split.js';
@@ -52,6 +53,11 @@ export interface SynthesisOptions {
   readonly nodeCap?: number;
   /** Which games to play (default both); one side alone answers only one way (for testing). */
   readonly games?: 'both' | 'primal' | 'dual';
+  /**
+   * Fix the propositions that occur with one polarity only before solving (default true; see
+   * polarity.ts). False solves the spec as written (for comparisons and tests).
+   */
+  readonly polarity?: boolean;
   /** Solve independent parts separately (default true). */
   readonly decompose?: boolean;
   /**
@@ -249,7 +255,14 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     // only for specs that are not solved at once: on a spec solved in tens of milliseconds the two
     // checks were a tenth of the time and never changed the answer. They run from inside the solve
     // (its tick), which goes on undisturbed unless one of them settles the spec.
-    const lifted = withImplicationLifted(spec);
+    // Propositions of one polarity are fixed first (polarity.ts: realizability is unchanged); the
+    // witnesses are lifted back below and checked against the original spec like any other. Not
+    // for a TSL controller: one for the fixed spec acts as if every fixed predicate always had its
+    // worst value (an update every turn where the spec asks for one only when a predicate holds).
+    const asWritten = withImplicationLifted(spec);
+    const fixing = options.polarity === false || (want.controller && asWritten.signals.length > 0) ? undefined : fixSinglePolarity(asWritten);
+    if (fixing) budget.progress(`fixed ${describeFixed(fixing.fixed)}`);
+    const lifted = fixing?.spec ?? asWritten;
     const checksAt = started + (options.checksAfterMs ?? DEFERRED_CHECKS_MS);
     const bothGames = options.games === undefined || options.games === 'both';
     // The parity route's verdict (`parityVerdict`) where the bounded engine builds a TSL controller.
@@ -293,14 +306,16 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     // A part the bounded engine did not finish, of a spec the parity route found realizable: its
     // controller (checked below like any other).
     if (outcome.verdict === 'unknown' && budget.realizable?.spec === lifted && performance.now() < deadline) outcome = budget.realizable.outcome;
+    if (fixing) outcome = liftOutcome(outcome, spec, fixing.fixed);
     if (outcome.verdict === 'unknown') return { verdict: 'unknown', reason: outcome.reason, seconds: seconds() };
     if (outcome.verdict === 'unrealizable') {
       if (!want.counterstrategy) return { verdict: 'unrealizable', seconds: seconds(), stats: outcome.stats };
       const counterstrategy = outcome.counterstrategy!;
       // Every counterstrategy that leaves here has passed the independent check, as every
       // controller has: extraction had bugs that the verdicts did not (generated specs, see
-      // docs/conformance.md). The parity route's were checked where they were made.
-      if (outcome.stats.route !== 'parity') {
+      // docs/conformance.md). The parity route's were checked where they were made, unless they
+      // were made for the spec with propositions fixed.
+      if (outcome.stats.route !== 'parity' || fixing) {
         const checked = verifyCounterstrategy(spec, counterstrategy, { poll: budget.clock });
         if (!checked.ok)
           throw new InternalSynthesisError(`synthesized counterstrategy failed independent verification (${checked.kind}): ${checked.message}`);
@@ -349,6 +364,20 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     if (err instanceof RangeError && /call stack/i.test(err.message)) return { verdict: 'unknown', reason: NESTED_TOO_DEEPLY, seconds: seconds() };
     throw err;
   }
+}
+
+/** An outcome for the spec with propositions fixed, as one for the original spec. */
+function liftOutcome(outcome: GameOutcome, original: GameSpec, fixed: FixedPropositions): GameOutcome {
+  if (outcome.verdict === 'realizable' && outcome.controller) return { ...outcome, controller: liftController(outcome.controller, original, fixed) };
+  if (outcome.verdict === 'unrealizable' && outcome.counterstrategy)
+    return { ...outcome, counterstrategy: liftCounterstrategy(outcome.counterstrategy, original, fixed) };
+  return outcome;
+}
+
+function describeFixed(fixed: FixedPropositions): string {
+  const list = (m: ReadonlyMap<string, boolean>) => [...m].map(([name, v]) => `${name}=${v}`).join(', ');
+  const parts = [fixed.inputs.size > 0 ? `inputs ${list(fixed.inputs)}` : '', fixed.outputs.size > 0 ? `outputs ${list(fixed.outputs)}` : ''];
+  return `${fixed.inputs.size + fixed.outputs.size} propositions of one polarity: ${parts.filter(Boolean).join('; ')}`;
 }
 
 /** The `unknown` reason when the formulas are nested too deeply for the recursive algorithms. */

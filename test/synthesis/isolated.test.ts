@@ -65,14 +65,16 @@ describe.skipIf(!built)('IsolatedChecker', () => {
   });
 
   it('a worker that runs out of its heap answers unknown (out of memory), not an internal error', async () => {
-    // Eight request/grant pairs with mutual exclusion: far more than a 16 MB heap holds.
+    // Eight request/grant pairs with mutual exclusion, requests held until granted: far more than a
+    // 16 MB heap holds. (The assumption puts each request under both polarities: without it the
+    // requests would be fixed to true before solving, see src/synthesis/polarity.ts.)
     const n = 8;
     const pairs = Array.from({ length: n }, (_, i) => i);
     const heavy = join(dir, 'heavy.tlsf');
     writeFileSync(
       heavy,
       `INFO { TITLE: "heavy" DESCRIPTION: "t" SEMANTICS: Mealy TARGET: Mealy }\nMAIN { INPUTS { ${pairs.map((i) => `r${i};`).join(' ')} } ` +
-        `OUTPUTS { ${pairs.map((i) => `g${i};`).join(' ')} } GUARANTEE { ${pairs.map((i) => `G (r${i} -> F g${i});`).join(' ')} ` +
+        `OUTPUTS { ${pairs.map((i) => `g${i};`).join(' ')} } ASSUME { ${pairs.map((i) => `G (r${i} && !g${i} -> X r${i});`).join(' ')} } GUARANTEE { ${pairs.map((i) => `G (r${i} -> F g${i});`).join(' ')} ` +
         `${pairs.flatMap((i) => pairs.filter((j) => j > i).map((j) => `G !(g${i} && g${j});`)).join(' ')} } }\n`,
     );
     const checker = new isolated.IsolatedChecker({ inProcessMs: 0, workerHeapMb: 16 });

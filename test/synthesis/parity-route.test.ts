@@ -90,12 +90,13 @@ describe('parity route', () => {
     const forced = synthesize(spec, { route: 'parity', timeoutMs: 5_000 });
     expect(forced.verdict).toBe('realizable');
     if (forced.verdict === 'realizable') expect(forced.stats.route).toBe('parity');
-    const auto = synthesize(spec, { timeoutMs: 5_000 });
+    // As written: fixed to its worst value, `r` would leave G F G g, inside the fragment.
+    const auto = synthesize(spec, { timeoutMs: 5_000, polarity: false });
     expect(auto.verdict).toBe('realizable');
     if (auto.verdict === 'realizable') expect(auto.stats.route).toBeUndefined();
     // Five μ-subformulas: 32 guesses, past the Master Theorem's limit of 16.
     const wide = gameOf({ ins: ['a', 'b', 'c', 'd', 'e'], outs: ['g'], guarantee: ['G(g | F G a | F G b | F G c | F G d | F G e)'] });
-    const refused = synthesize(wide, { route: 'parity', timeoutMs: 5_000 });
+    const refused = synthesize(wide, { route: 'parity', timeoutMs: 5_000, polarity: false });
     expect(refused.verdict).toBe('unknown');
     if (refused.verdict === 'unknown') expect(refused.reason).toMatch(/outside the fragment/);
   });
@@ -220,7 +221,7 @@ describe('parity route', () => {
       guarantee: [and(...Array.from({ length: n }, (_, i) => G(implies(ap(`r${i}`), F(ap(`g${i}`))))))],
     });
     const started = performance.now();
-    const r = synthesize(spec, { route: 'parity', timeoutMs: 300, decompose: false });
+    const r = synthesize(spec, { route: 'parity', timeoutMs: 300, decompose: false, polarity: false });
     expect(r.verdict).toBe('unknown');
     expect(performance.now() - started).toBeLessThan(4000);
   });
