@@ -305,7 +305,9 @@ describe('parity route', () => {
     const messages: string[] = [];
     // checksAfterMs 0: the deferred checks run before any game, so the bounded engine cannot
     // answer first on a fast machine (at the default 300 ms it sometimes does: timing, not a bug).
-    const r = synthesizeController(spec, { timeoutMs: 60_000, checksAfterMs: 0, onProgress: (m) => messages.push(m) });
+    // As written (`polarity: false`): the verdict of the spec with propositions fixed, the first
+    // deferred check, would settle it before the parity route's.
+    const r = synthesizeController(spec, { timeoutMs: 60_000, checksAfterMs: 0, polarity: false, onProgress: (m) => messages.push(m) });
     expect(r.verdict).toBe('unrealizable');
     if (r.verdict !== 'unrealizable') return;
     expect(r.stats.route).toBe('parity');

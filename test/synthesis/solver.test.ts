@@ -240,7 +240,7 @@ describe('the dual game goes first when the primal automaton is large', () => {
     // route's deferred verdict now settles it first: this is the bounded engine's own path.)
     const spec = await loadGame(a7);
     const messages: string[] = [];
-    const r = synthesize(spec, { timeoutMs: 60_000, route: 'bounded', onProgress: (m) => messages.push(m) });
+    const r = synthesize(spec, { timeoutMs: 60_000, route: 'bounded', polarity: false, onProgress: (m) => messages.push(m) });
     expect(r.verdict).toBe('unrealizable');
     expect(messages.some((m) => m.includes('probed before the large primal game'))).toBe(true);
     if (r.verdict === 'unrealizable') expect(checkCounterstrategyAgainst(spec, r.counterstrategy)).toEqual([]);
@@ -292,7 +292,9 @@ describe('probes of environment-only guarantees', () => {
       guarantee: ['G F r', 'G (q -> X x_f)', 'G (r -> F x_keep)'],
     });
     const messages: string[] = [];
-    const r = synthesize(spec, { timeoutMs: 20_000, route: 'bounded', checksAfterMs: 0, onProgress: (m) => messages.push(m) });
+    // As written: q occurs only negatively, and the verdict of the spec with q fixed true (the
+    // first deferred check) would settle the spec before the probe.
+    const r = synthesize(spec, { timeoutMs: 20_000, route: 'bounded', checksAfterMs: 0, polarity: false, onProgress: (m) => messages.push(m) });
     expect(r.verdict).toBe('unrealizable');
     expect(messages).toContain('probe of an environment-only guarantee: unrealizable (K=0)');
     if (r.verdict === 'unrealizable') expect(checkCounterstrategyAgainst(spec, r.counterstrategy)).toEqual([]);
