@@ -441,13 +441,29 @@ export function minimizeMealy(m: MealyMachine): MealyMachine {
   // controllers cut their inputs finely (Coffee_06e9cad4: 1,440 transitions on 17 states, a
   // handful of such pairs per state), so the rounds below combine pairs, not transitions.
   const bdd = new BddManager();
-  // Each distinct output cube as a small number, for the keys below.
+  // Each distinct output cube as a small number, for the keys below. Extraction shares one cube
+  // object among many transitions, so each object is keyed once.
   const outputIds = new Map<string, number>();
+  const keyOfCube = new Map<Cube, string>();
+  const outputIndex = new Map(m.outputs.map((o, i) => [o, i]));
+  // One character per output (1, 0, or - for free); a name outside the outputs falls back to the
+  // general key (its JSON form cannot collide with these).
+  const compactKey = (c: Cube): string => {
+    const chars: string[] = [];
+    for (let i = 0; i < m.outputs.length; i++) chars.push('-');
+    for (const name in c) {
+      const i = outputIndex.get(name);
+      if (i === undefined) return cubeKey(c);
+      chars[i] = c[name] ? '1' : '0';
+    }
+    return chars.join('');
+  };
   const moves: Array<Array<{ readonly output: number; readonly to: number; inputs: BddNode }>> = [];
   for (let s = 0; s < m.stateCount; s++) {
     const byPair = new Map<string, { readonly output: number; readonly to: number; inputs: BddNode }>();
     for (const t of byState[s]) {
-      const cube = cubeKey(t.output);
+      let cube = keyOfCube.get(t.output);
+      if (cube === undefined) keyOfCube.set(t.output, (cube = compactKey(t.output)));
       let output = outputIds.get(cube);
       if (output === undefined) outputIds.set(cube, (output = outputIds.size));
       const inputs = bdd.cube(t.input);
