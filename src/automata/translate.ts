@@ -103,9 +103,22 @@ interface RawEdge {
 }
 
 export function translateLtlSymbolic(f: Formula, bdd: BddManager, options: TranslateOptions = {}): SymbolicTgba {
+  const poll = deadlineChecker(options.deadline, options.tick);
+  // The manager polls too (every 256 new nodes): one conjunction of two large guards in the
+  // tableau's reduction ran 14 s past the deadline, between two of its own polls (SYNTCOMP's
+  // amba_gr_pb_8: a 10 s check answered after 21 s).
+  const outer = bdd.poll;
+  bdd.poll = outer ? () => (outer(), poll()) : poll;
+  try {
+    return translateWith(f, bdd, options, poll);
+  } finally {
+    bdd.poll = outer;
+  }
+}
+
+function translateWith(f: Formula, bdd: BddManager, options: TranslateOptions, poll: () => void): SymbolicTgba {
   const aps = [...atoms(f)].sort();
   for (const name of aps) bdd.varIndex(name);
-  const poll = deadlineChecker(options.deadline, options.tick);
   // Simplification polls too: on a whole spec its implication tests alone can outlast any deadline.
   const root = options.simplify === false ? toNnf(f) : simplify(f, { poll });
   const maxStates = options.maxStates ?? Infinity;
