@@ -201,11 +201,10 @@ interface Budget {
   readonly clock: () => void;
   readonly progress: (msg: string) => void;
   /**
-   * A spec a deferred check found realizable: its bounded game plays no dual. From the parity
-   * route's check it comes with that route's (unminimized) controller, which answers if the
-   * bounded engine does not; from `fixedVerdict` without one.
+   * A spec the deferred parity check found realizable, with that route's (unminimized) controller:
+   * its bounded game plays no dual, and the controller answers if the bounded engine does not.
    */
-  realizable?: { readonly spec: GameSpec; readonly outcome?: GameOutcome };
+  realizable?: { readonly spec: GameSpec; readonly outcome: GameOutcome };
   /** The decomposed parts being solved whose realizability follows from the whole spec's (`conclusive`). */
   readonly conclusiveParts: WeakMap<GameSpec, GameSpec>;
   /**
@@ -256,11 +255,11 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     // witnesses are lifted back below and checked against the original spec like any other. Not
     // for a TSL controller: one for the fixed spec acts as if every fixed predicate always had its
     // worst value (an update every turn where the spec asks for one only when a predicate holds).
-    // There the fixed spec's verdict is a deferred check instead (`fixedVerdict`).
+    // There only the dual game, which can only prove unrealizability, plays the fixed spec
+    // (`solveGame`).
     const asWritten = withImplicationLifted(spec);
-    const fixable = options.polarity === false ? undefined : fixSinglePolarity(asWritten);
     const tslController = want.controller && asWritten.signals.length > 0;
-    const fixing = tslController ? undefined : fixable;
+    const fixing = options.polarity === false || tslController ? undefined : fixSinglePolarity(asWritten);
     if (fixing) budget.progress(`fixed ${describeFixed(fixing.fixed)}`);
     const lifted = fixing?.spec ?? asWritten;
     // Contradictory assumptions and environment-only guarantees that fail are checked up front
@@ -282,11 +281,6 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
         run: () => {
           const devoid = withoutVacuousAssumptions(lifted, budget);
           if (devoid !== lifted) throw new DeferredVerdict({ spec: devoid });
-          if (tslController && fixable && bothGames) {
-            const verdict = fixedVerdict(fixable, lifted, options, want, budget);
-            if (verdict?.verdict === 'unrealizable') throw new DeferredVerdict({ outcome: verdict });
-            if (verdict?.verdict === 'realizable') budget.realizable = { spec: lifted };
-          }
           if (!parityCheck) probe();
         },
       },
@@ -314,7 +308,7 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     }
     // A part the bounded engine did not finish, of a spec the parity route found realizable: its
     // controller (checked below like any other).
-    if (outcome.verdict === 'unknown' && budget.realizable?.spec === lifted && budget.realizable.outcome && performance.now() < deadline) outcome = budget.realizable.outcome;
+    if (outcome.verdict === 'unknown' && budget.realizable?.spec === lifted && performance.now() < deadline) outcome = budget.realizable.outcome;
     if (fixing) outcome = liftOutcome(outcome, spec, fixing.fixed);
     if (outcome.verdict === 'unknown') return { verdict: 'unknown', reason: outcome.reason, seconds: seconds() };
     if (outcome.verdict === 'unrealizable') {
@@ -323,8 +317,8 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
       // Every counterstrategy that leaves here has passed the independent check, as every
       // controller has: extraction had bugs that the verdicts did not (generated specs, see
       // docs/conformance.md). The parity route's were checked where they were made, unless they
-      // may have been made for the spec with propositions fixed (here or by `fixedVerdict`).
-      if (outcome.stats.route !== 'parity' || fixable) {
+      // were made for the spec with propositions fixed.
+      if (outcome.stats.route !== 'parity' || fixing) {
         const checked = verifyCounterstrategy(spec, counterstrategy, { poll: budget.clock });
         if (!checked.ok)
           throw new InternalSynthesisError(`synthesized counterstrategy failed independent verification (${checked.kind}): ${checked.message}`);
@@ -553,41 +547,6 @@ class GameSliceOver extends Error {}
 /** The dual side's work stopped: the spec became known to be realizable meanwhile (see `dualTick`). */
 class DualMoot extends Error {}
 
-/** The fixed spec's verdict's share of the time left (`fixedVerdict`). */
-const FIXED_VERDICT_SHARE = 4;
-
-/**
- * The verdict of the spec with its single-polarity propositions fixed (polarity.ts), where a TSL
- * controller is wanted and the spec is solved as written (see `run`): a deferred check, within
- * 1/FIXED_VERDICT_SHARE of the time left. Unrealizable settles the spec (`tslc check` reports no
- * states then; the lifted counterstrategy, if wanted, is checked in `run` against the spec as
- * written); realizable spares the bounded engine its dual game and probes. On the corpus the fixed
- * spec is often decided in a tenth of the time (IntendDemo_42dc4fff: 0.08 s against 2.4 s).
- */
-function fixedVerdict(fixing: { spec: GameSpec; fixed: FixedPropositions }, original: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome | undefined {
-  const sliceEnd = Math.min(budget.deadline, performance.now() + Math.max(200, (budget.deadline - performance.now()) / FIXED_VERDICT_SHARE));
-  let ticks = 0;
-  // The clock without the other deferred checks: they concern the spec as written, and would run
-  // inside this solve, on its time (the parity route's verdict and the probes: 0.4 s of
-  // LightsTotal_2c5b09da's).
-  const clock = () => {
-    budget.clock();
-    if ((++ticks & 255) === 0 && performance.now() > sliceEnd) throw new ProbeTimeout();
-  };
-  const sub: Budget = { ...budget, deadline: sliceEnd, tick: clock, clock };
-  try {
-    // A controller of the fixed spec would only be thrown away.
-    const outcome = solveDecomposed(fixing.spec, options, { ...want, controller: false }, sub);
-    budget.progress(`the spec with ${fixing.fixed.inputs.size + fixing.fixed.outputs.size} propositions fixed (deferred check): ${outcome.verdict}`);
-    return outcome.verdict === 'unknown' ? undefined : liftOutcome(outcome, original, fixing.fixed);
-  } catch (err) {
-    const sliceOver = (err instanceof TimeoutError || err instanceof Timeout) && performance.now() < budget.deadline;
-    if (!(err instanceof ProbeTimeout) && !sliceOver) throw err;
-    budget.progress('the spec with propositions fixed (deferred check) did not finish in its slice');
-    return undefined;
-  }
-}
-
 /**
  * The parity route's verdict on a TSL spec whose controller the bounded engine is building (a
  * deferred check, so specs solved quickly never pay for it), within PARITY_VERDICT_SHARE of the
@@ -662,7 +621,7 @@ function solveSpec(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   if (route === 'auto' && want.controller && spec.signals.length > 0) {
     const bounded = solveGame(spec, options, want, budget);
     if (bounded.verdict !== 'unknown' || performance.now() > budget.deadline) return bounded;
-    if (budget.realizable?.spec === spec && budget.realizable.outcome) return budget.realizable.outcome;
+    if (budget.realizable?.spec === spec) return budget.realizable.outcome;
     const late = solveByParity(spec, want, budget, 1, false, true);
     return typeof late === 'string' ? bounded : late;
   }
@@ -821,25 +780,9 @@ function relevantAssumptions(g: Formula, assumptions: readonly Formula[]): Formu
   return assumptions.filter((_, i) => chosen.has(i));
 }
 
-/**
- * Solve one game: primal and dual interleaved with a growing bound K. Once the spec is known to be
- * realizable (`Budget.realizable`), only the primal game is played, with the time slices it would
- * have had beside the dual.
- */
-function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome {
-  const { tick, progress } = budget;
-  // Translations poll the same budget, so a huge tableau cannot outlive the time limit.
-  const automatonOf = (f: Formula, deadline = budget.deadline, translationTick = tick): Ucw => {
-    let ucw = budget.automata.get(f.id);
-    if (ucw !== undefined) return ucw;
-    const tgba = translateLtlSymbolic(f, new BddManager(), { deadline, tick: translationTick });
-    budget.automata.set(f.id, (ucw = ucwFromTgba(tgba)));
-    return ucw;
-  };
-  const maxK = Math.min(options.maxK ?? 40, 120);
-  const nodeCap = options.nodeCap ?? 400_000;
+/** What the bounded engine's games need of a spec: movers, the environment's invariants, each side's formulas. */
+function sidesOf(spec: GameSpec) {
   const mealy = spec.semantics === 'mealy';
-
   const inputs = inputNames(spec);
   const outputs = outputNames(spec);
   const outputDims = dimensionsFor(outputs, spec.signals);
@@ -894,6 +837,36 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
 
   const envMover = mover(inputDims, true);
   const sysMover = mover(outputDims, true);
+  return { inputs, outputs, outputDims, freeOutputDims, envFilter, envMover, sysMover, dualRestricted, dualFormula, relevantParts, fullParts, sameParts, I, assumptionList, guaranteeList };
+}
+
+/**
+ * Solve one game: primal and dual interleaved with a growing bound K. Once the spec is known to be
+ * realizable (`Budget.realizable`), only the primal game is played, with the time slices it would
+ * have had beside the dual.
+ */
+function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budget: Budget): GameOutcome {
+  const { tick, progress } = budget;
+  // Translations poll the same budget, so a huge tableau cannot outlive the time limit.
+  const automatonOf = (f: Formula, deadline = budget.deadline, translationTick = tick): Ucw => {
+    let ucw = budget.automata.get(f.id);
+    if (ucw !== undefined) return ucw;
+    const tgba = translateLtlSymbolic(f, new BddManager(), { deadline, tick: translationTick });
+    budget.automata.set(f.id, (ucw = ucwFromTgba(tgba)));
+    return ucw;
+  };
+  const maxK = Math.min(options.maxK ?? 40, 120);
+  const nodeCap = options.nodeCap ?? 400_000;
+  const mealy = spec.semantics === 'mealy';
+
+  const primalSide = sidesOf(spec);
+  const { inputs, outputs, outputDims, envFilter, envMover, sysMover, dualRestricted, relevantParts, fullParts, sameParts, I, assumptionList, guaranteeList } = primalSide;
+  // The dual game only ever proves unrealizability, which the spec with its single-polarity
+  // propositions fixed has exactly when the spec has (polarity.ts): where the primal game plays the
+  // spec as written (a TSL controller is wanted), the dual plays the fixed spec, a smaller
+  // automaton over fewer inputs, and its counterstrategy is lifted back.
+  const fixedForDual = options.polarity === false ? undefined : fixSinglePolarity(spec);
+  const dualSide = fixedForDual ? sidesOf(fixedForDual.spec) : primalSide;
   const primalTable = (parts: readonly Formula[], label: string, deadline: number): MoveTable => {
     const automaton = union(parts.map((p) => automatonOf(not(p), deadline)));
     progress(`automaton for ¬φ (${label}): ${automaton.stateCount} states`);
@@ -904,10 +877,10 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   };
   /** `complete`: list every controller output, as a counterstrategy must answer each. */
   const dualTableFor = (dualUcw: Ucw, complete = false): MoveTable => {
-    const adversary = mover(dualRestricted ? outputDims : freeOutputDims, false);
+    const adversary = mover(dualSide.dualRestricted ? dualSide.outputDims : dualSide.freeOutputDims, false);
     return mealy
-      ? new MoveTable(dualUcw, envMover, adversary, false, envFilter, !complete)
-      : new MoveTable(dualUcw, adversary, envMover, true);
+      ? new MoveTable(dualUcw, dualSide.envMover, adversary, false, dualSide.envFilter, !complete)
+      : new MoveTable(dualUcw, adversary, dualSide.envMover, true);
   };
   /**
    * The tick of the dual side's work (its automaton, its games): the budget's, and DualMoot once
@@ -922,7 +895,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   };
   const dualTable = (deadline: number): MoveTable => {
     // NBA(φ) as a union over φ's top-level disjuncts, e.g. ¬a₁ ∨ … ∨ ¬aₙ ∨ G.
-    const dualUcw = union(disjuncts(dualFormula).map((p) => automatonOf(p, deadline, dualTick)));
+    const dualUcw = union(disjuncts(dualSide.dualFormula).map((p) => automatonOf(p, deadline, dualTick)));
     progress(`automaton for φ: ${dualUcw.stateCount} states`);
     return dualTableFor(dualUcw);
   };
@@ -967,6 +940,13 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
       if ((++ticks & 255) === 0 && performance.now() > end) throw new GameSliceOver();
     };
   };
+  // With propositions fixed, the dual's automaton is the smaller one: its K = 0 game goes first
+  // (the probe of a large primal automaton, before that automaton is built): TwoCountersDisButA9's
+  // primal automaton takes 1.4 s to build, while the fixed spec's dual wins at once.
+  if (fixedForDual && useDual && usePrimal && !knownRealizable(spec, budget)) {
+    const decided = probeDual(`${fixedForDual.fixed.inputs.size + fixedForDual.fixed.outputs.size} propositions fixed, probed first`);
+    if (decided) return decided;
+  }
   for (;;) {
     // Set by a deferred check, possibly during the last step.
     const known = knownRealizable(spec, budget);
@@ -1092,11 +1072,17 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
       gamePositions: game.nodeCount,
     };
     if (!want.counterstrategy) return { verdict: 'unrealizable', stats };
+    const lifted = (cs: Counterstrategy) => (fixedForDual ? liftCounterstrategy(cs, spec, fixedForDual.fixed) : cs);
+    const { inputs: dualInputs, outputs: dualOutputs } = dualSide;
     if (!mealy)
-      return { verdict: 'unrealizable', counterstrategy: extractDualMooreCounterstrategy(forExtraction(game), inputs, outputs, dualRestricted), stats };
+      return {
+        verdict: 'unrealizable',
+        counterstrategy: lifted(extractDualMooreCounterstrategy(forExtraction(game), dualInputs, dualOutputs, dualSide.dualRestricted)),
+        stats,
+      };
     // The solving table skipped dominated controller outputs: replay on one that lists them all.
     const replayed = forExtraction(solveOnTheFly(dualTableFor(game.table.ucw, true), game.K, nodeCap, tick));
-    const counterstrategy = extractDualCounterstrategy(replayed, inputs, outputs, dualRestricted);
+    const counterstrategy = lifted(extractDualCounterstrategy(replayed, dualInputs, dualOutputs, dualSide.dualRestricted));
     return { verdict: 'unrealizable', counterstrategy, stats };
   }
 
@@ -1107,7 +1093,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
    * within a slice of the remaining time; the dual's time is charged as usual, so the
    * interleaving afterwards is unchanged. `undefined` = not decided (the slice may have run out).
    */
-  function probeDual(): GameOutcome | undefined {
+  function probeDual(why = 'probed before the large primal game'): GameOutcome | undefined {
     const began = performance.now();
     const sliceEnd = Math.min(budget.deadline, began + Math.max(200, (budget.deadline - began) / DUAL_PROBE_SHARE));
     let ticks = 0;
@@ -1119,8 +1105,8 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     // is small (36–45 states, under 0.6 s), and a costly one is better left to the usual schedule.
     const translationEnd = Math.min(sliceEnd, began + Math.max(200, (budget.deadline - began) / 16));
     try {
-      const ucw = union(disjuncts(dualFormula).map((p) => automatonOf(p, translationEnd, dualTick)));
-      progress(`automaton for φ: ${ucw.stateCount} states (probed before the large primal game)`);
+      const ucw = union(disjuncts(dualSide.dualFormula).map((p) => automatonOf(p, translationEnd, dualTick)));
+      progress(`automaton for φ: ${ucw.stateCount} states (${why})`);
       dual = dualTableFor(ucw);
       const game = solveOnTheFly(dual, Kd, nodeCap, sliceTick);
       progress(`dual K=${Kd}: ${game.status} (${game.nodeCount} positions)`);

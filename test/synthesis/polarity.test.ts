@@ -105,27 +105,27 @@ describe('solving with propositions fixed', () => {
     expect(verdict.some((m) => m.startsWith('fixed 1 propositions'))).toBe(true);
   });
 
-  test("where a TSL controller is wanted, the fixed spec's verdict is a deferred check: unrealizable settles the spec", () => {
+  test('where a TSL controller is wanted, the dual game plays the fixed spec, first: its counterstrategy is lifted and checked', () => {
     // q occurs only negatively; `G F r` fails on its own whatever the controller does.
     const spec = gameOf({ ins: ['r', 'q'], signals: { x: ['x_keep', 'x_f'] }, assume: ['G (x_f -> X q)'], guarantee: ['G F r', 'G (q -> X x_f)', 'G (r -> F x_keep)'] });
     const messages: string[] = [];
-    const r = synthesize(spec, { timeoutMs: 20_000, checksAfterMs: 0, onProgress: (m) => messages.push(m) });
+    const r = synthesize(spec, { timeoutMs: 20_000, route: 'bounded', onProgress: (m) => messages.push(m) });
     expect(r.verdict).toBe('unrealizable');
-    expect(messages).toContain('the spec with 1 propositions fixed (deferred check): unrealizable');
+    expect(messages[0]).toBe('automaton for φ: 4 states (1 propositions fixed, probed first)');
     if (r.verdict !== 'unrealizable') return;
     expect(r.counterstrategy.inputs).toEqual(['r', 'q']);
+    for (const t of r.counterstrategy.transitions) expect(t.input.q).toBe(true);
     expect(verifyCounterstrategy(spec, r.counterstrategy)).toMatchObject({ ok: true });
   });
 
-  test("where a TSL controller is wanted, a realizable fixed spec drops the dual game; the controller is the spec's as written", () => {
+  test("where a TSL controller is wanted, the primal game plays the spec as written: the controller's", () => {
     const spec = gameOf({ ins: ['q', 'p'], signals: { x: ['x_keep', 'x_g'] }, guarantee: ['G (q -> x_g)', 'G (p -> F x_g)'] });
     const messages: string[] = [];
-    const r = synthesize(spec, { timeoutMs: 20_000, checksAfterMs: 0, route: 'bounded', onProgress: (m) => messages.push(m) });
-    expect(messages).toContain('the spec with 2 propositions fixed (deferred check): realizable');
-    expect(messages.some((m) => m.startsWith('dual'))).toBe(false);
+    const r = synthesize(spec, { timeoutMs: 20_000, route: 'bounded', onProgress: (m) => messages.push(m) });
+    expect(messages.some((m) => m.endsWith('propositions fixed, probed first)'))).toBe(true);
     expect(r.verdict).toBe('realizable');
     if (r.verdict !== 'realizable') return;
-    // Solved as written: without q the controller keeps x (fixed, q would be true every turn).
+    // As written: without q the controller keeps x (fixed, q would be true every turn).
     const idle = r.controller.transitions.filter((t) => t.input.q === false && t.input.p !== true);
     expect(idle.length).toBeGreaterThan(0);
     expect(idle.every((t) => t.output.x_keep)).toBe(true);
