@@ -865,7 +865,8 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   // propositions fixed has exactly when the spec has (polarity.ts): where the primal game plays the
   // spec as written (a TSL controller is wanted), the dual plays the fixed spec, a smaller
   // automaton over fewer inputs, and its counterstrategy is lifted back.
-  const fixedForDual = options.polarity === false ? undefined : fixSinglePolarity(spec);
+  // (Elsewhere `run` has fixed the whole spec already.)
+  const fixedForDual = options.polarity === false || !(want.controller && spec.signals.length > 0) ? undefined : fixSinglePolarity(spec);
   const dualSide = fixedForDual ? sidesOf(fixedForDual.spec) : primalSide;
   const primalTable = (parts: readonly Formula[], label: string, deadline: number): MoveTable => {
     const automaton = union(parts.map((p) => automatonOf(not(p), deadline)));
