@@ -105,18 +105,19 @@ describe('solving with propositions fixed', () => {
     expect(verdict.some((m) => m.startsWith('fixed 1 propositions'))).toBe(true);
   });
 
-  test('where a TSL controller is wanted, the dual game plays the fixed spec, first: its counterstrategy is lifted and checked', () => {
-    // q occurs only negatively; `G F r` fails on its own whatever the controller does.
-    const spec = gameOf({ ins: ['r', 'q'], signals: { x: ['x_keep', 'x_f'] }, assume: ['G (x_f -> X q)'], guarantee: ['G F r', 'G (q -> X x_f)', 'G (r -> F x_keep)'] });
-    const messages: string[] = [];
-    const r = synthesize(spec, { timeoutMs: 20_000, route: 'bounded', onProgress: (m) => messages.push(m) });
-    expect(r.verdict).toBe('unrealizable');
-    expect(messages[0]).toBe('automaton for φ: 4 states (1 propositions fixed, probed first)');
-    if (r.verdict !== 'unrealizable') return;
-    expect(r.counterstrategy.inputs).toEqual(['r', 'q']);
-    for (const t of r.counterstrategy.transitions) expect(t.input.q).toBe(true);
-    expect(verifyCounterstrategy(spec, r.counterstrategy)).toMatchObject({ ok: true });
-  });
+  for (const semantics of ['mealy', 'moore'] as const)
+    test(`where a TSL controller is wanted, the dual game plays the fixed spec, first: its counterstrategy is lifted and checked (${semantics})`, () => {
+      // q occurs only negatively; `G F r` fails on its own whatever the controller does.
+      const spec = gameOf({ ins: ['r', 'q'], semantics, signals: { x: ['x_keep', 'x_f'] }, assume: ['G (x_f -> X q)'], guarantee: ['G F r', 'G (q -> X x_f)', 'G (r -> F x_keep)'] });
+      const messages: string[] = [];
+      const r = synthesize(spec, { timeoutMs: 20_000, route: 'bounded', onProgress: (m) => messages.push(m) });
+      expect(r.verdict).toBe('unrealizable');
+      expect(messages[0]).toBe('automaton for φ: 4 states (1 propositions fixed, probed first)');
+      if (r.verdict !== 'unrealizable') return;
+      expect(r.counterstrategy.inputs).toEqual(['r', 'q']);
+      for (const t of r.counterstrategy.transitions) expect(t.input.q).toBe(true);
+      expect(verifyCounterstrategy(spec, r.counterstrategy)).toMatchObject({ ok: true });
+    });
 
   test("where a TSL controller is wanted, the primal game plays the spec as written: the controller's", () => {
     const spec = gameOf({ ins: ['q', 'p'], signals: { x: ['x_keep', 'x_g'] }, guarantee: ['G (q -> x_g)', 'G (p -> F x_g)'] });
