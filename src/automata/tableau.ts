@@ -273,8 +273,8 @@ export class Tableau {
     let normal = normalized.get(f.id);
     if (normal === undefined) {
       const args = f.args;
-      // The conjuncts some other conjunct reasserts (`reasserts`), gathered in one walk over all of
-      // them: asking `reasserts` of every pair was quadratic in the width, and a state of 200
+      // The conjuncts some other conjunct reasserts (`markReasserted`), gathered in one walk over
+      // all of them: testing every pair was quadratic in the width, and a state of 200
       // assumptions made that seconds per reduction (SYNTCOMP's robot_grid ltl_6: 7 s, unpolled).
       // No formula reasserts itself, so walking every conjunct marks exactly those of the others.
       const reasserted = new Set<number>();

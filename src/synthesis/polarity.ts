@@ -83,7 +83,8 @@ function flip(p: number): number {
 
 /**
  * The spec with its single-polarity propositions fixed and removed, or undefined when it has
- * none. Parts that become `true` are dropped (but INITIALLY's); inputs and outputs fixed leave the spec's lists.
+ * none. Parts that become `true` are dropped (INITIALLY's stay); fixed inputs and outputs leave
+ * the spec's lists.
  */
 export function fixSinglePolarity(spec: GameSpec): { spec: GameSpec; fixed: FixedPropositions } | undefined {
   const inputs = new Set(spec.inputs.map((p) => p.name));
