@@ -11,6 +11,8 @@
  * ℓ, it finds the deepest ancestor n of ℓ whose label contains M, emits n's depth and moves to ℓ
  * if n = ℓ, else to the leftmost leaf of n's next child (cyclically) after the one above ℓ. The
  * least depth emitted infinitely often decides: accepting iff that node's label is accepted.
+ * Under a root whose children are all leaves (generalized Büchi and co-Büchi), the step moves to
+ * the next leaf that holds M instead, as a degeneralization counter skips every mark read at once.
  */
 
 export interface ZielonkaTree {
@@ -113,6 +115,8 @@ export function zielonkaTree(marks: number, accepts: (set: number) => boolean, m
   };
   visit(0);
   const maxDepth = Math.max(...depth);
+  // A root whose children are all leaves (generalized Büchi, `Inf 0 ∧ … ∧ Inf k`, is one).
+  const twoLevel = children[0].length > 0 && children[0].every((c) => children[c].length === 0);
   const cache = new Map<number, { leaf: number; depth: number }>();
   return {
     marks,
@@ -133,7 +137,23 @@ export function zielonkaTree(marks: number, accepts: (set: number) => boolean, m
       let result: { leaf: number; depth: number };
       if (below < 0) result = { leaf, depth: depth[n] };
       else {
-        const next = children[n][(childIndex[below] + 1) % children[n].length];
+        const siblings = children[n];
+        let next = siblings[(childIndex[below] + 1) % siblings.length];
+        if (n === 0 && twoLevel)
+          // Skip the leaves that the marks just read leave too (the degeneralization counter
+          // that jumps past every mark seen at once): the first leaf, cyclically after this one,
+          // whose label holds the marks. Correct for a root over leaves: while the marks seen
+          // infinitely often fit leaf j, every later jump lands no further than j and a leaf
+          // holding the marks is never left, so the root's depth is read finitely often; if they
+          // fit no leaf, no leaf is kept for good. Fewer (position, leaf) pairs are reachable:
+          // full_arbiter_enc's 17 marks mostly come together.
+          for (let t = 1; t < siblings.length; t++) {
+            const c = siblings[(childIndex[below] + t) % siblings.length];
+            if ((set & ~label[c]) === 0) {
+              next = c;
+              break;
+            }
+          }
         result = { leaf: leftmost[next], depth: depth[n] };
       }
       cache.set(key, result);

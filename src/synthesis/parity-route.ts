@@ -28,6 +28,7 @@ import { exactlyOne, type GameSpec, inputNames, outputNames } from '../game/spec
 import { and } from '../ltl/formula.js';
 import { componentsOf } from './components.js';
 import { solveParityGame } from './parity-game.js';
+import { LetterTable } from './letter-table.js';
 import { Frontiers, pathCubes, preferredCube } from './partition.js';
 import { completeCube, dimensionsFor } from './split.js';
 
@@ -44,6 +45,11 @@ export interface ParityRouteOptions {
   readonly maxFirstMoves?: number;
   readonly maxMoveNodes?: number;
   readonly progress?: (msg: string) => void;
+  /**
+   * Split a position's letters as lists of numbers rather than BDD guards when the game has at
+   * most this many propositions (default `EXPLICIT_LETTER_BITS`; 0 never). The game is the same.
+   */
+  readonly explicitLetterBits?: number;
   /**
    * Take atoms outside the fragment through the Master Theorem (components.ts): every LTL
    * formula within its guess limits. Off by default: on the corpus's TSL-derived specs its games
@@ -102,6 +108,12 @@ export const MAX_MOVE_NODES = 400_000;
  * distinct successor, and the product of such steps is then beyond any time slice.
  */
 export const MAX_STEP_CLASSES = 4096;
+
+/**
+ * Up to this many propositions (2^10 letters), edgesOf splits letters as lists (letter-table.ts):
+ * a table lookup per letter and component instead of a BDD conjunction per class and step.
+ */
+export const EXPLICIT_LETTER_BITS = 10;
 
 /** Thrown when a position's moves or a step are beyond the bounds above; the route answers `unsupported`. */
 class TooManyMoves extends Error {}
@@ -175,6 +187,7 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const firstLetters = new Frontiers(lbdd, 0, firstCount, tick);
   // The controller's letters are one-hot on the signals it is kept to.
   const oneHot = lbdd.fromFormula(and(...enforced.map((g) => exactlyOne(g.updates))));
+  const letterTable = letterCount <= (options.explicitLetterBits ?? EXPLICIT_LETTER_BITS) ? new LetterTable(lbdd, letterCount) : undefined;
   // Cubes are keyed by the user's names (a proposition may be called __proto__): null-prototype records.
   const preferredOutputs: Cube = dict(enforced.flatMap((g): Array<[string, boolean]> => (g.selfUpdate === undefined ? [] : [[g.selfUpdate, true]])));
   /** A complete valuation of the first mover's letters inside a guard (preferred values). */
@@ -245,7 +258,10 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
       if (same) same.guard = lbdd.or(same.guard, p.guard);
       else bySuccessor.set(key, { guard: p.guard, to: step.to, mark: step.mark });
     }
-    const steps = [...bySuccessor.values()];
+    // In the order of their successors (and marks), not of the letters that reach them first: so
+    // the steps on a subset of the letters (`within`) keep the order they have on all of them,
+    // and edgesOf makes the same edges, in the same order, with letters as BDDs or as lists.
+    const steps = [...bySuccessor.values()].sort((a, b) => a.to - b.to || Number(a.mark) - Number(b.mark));
     stepMemo.set(key, steps);
     return steps;
   };
@@ -261,10 +277,11 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     return r;
   };
   /** A condition with atom k's value fixed. */
-  const fixMemo = new Map<string, BddNode>();
+  const fixMemo = new Map<number, BddNode>();
   const fix = (f: BddNode, k: number, value: boolean): BddNode => {
     if (f <= 1) return f;
-    const key = `${f},${k},${value ? 1 : 0}`;
+    // A number (node ids stay below 2^26): a string key per call was a tenth of positionOf.
+    const key = (f * components.length + k) * 2 + (value ? 1 : 0);
     let r = fixMemo.get(key);
     if (r === undefined) {
       const values = new Int8Array(components.length);
@@ -359,6 +376,7 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const edgesOf = (p: number): readonly Edge[] => {
     const pos = positions[p];
     if (pos.edges) return pos.edges;
+    if (letterTable) return (pos.edges = edgesByLetters(pos.states, letterTable));
     interface Split {
       guard: BddNode;
       next: number[];
@@ -424,6 +442,84 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     }
     pos.edges = [...byTarget.values()];
     return pos.edges;
+  };
+
+  /**
+   * edgesOf with the letters as lists of numbers (letter-table.ts), for games with few letters:
+   * the same classes split in the same order, each component's steps looked up per letter from a
+   * table made once per component state, and each edge's guard built once from its letters. The
+   * steps are those on all letters, which are those on the split classes' letters in the same
+   * order (stepsOf sorts them), so the edges are the same as edgesOf's, in the same order.
+   */
+  const edgesByLetters = (states: readonly number[], table: LetterTable): Edge[] => {
+    // A class is its letters, the acceptance with the atoms its successors settle fixed, and the
+    // step that split it off its parent (the successors and marks are read off that chain once,
+    // for the classes left at the end: copying them at every split was a third of the work).
+    interface Split {
+      readonly letters: readonly number[];
+      readonly settled: BddNode;
+      readonly parent?: Split;
+      readonly component: number;
+      readonly to: number;
+      readonly mark: boolean;
+    }
+    let classes: Split[] = [{ letters: table.lettersOf(oneHot), settled: comps.acceptance, component: -1, to: -1, mark: false }];
+    for (const k of order) {
+      const state = states[k];
+      if (state < 0) continue;
+      const splits = (c: Split) => c.settled > 1 && supportOf(acc, c.settled).has(k);
+      if (!classes.some(splits)) continue;
+      const steps = stepsOf(k, state);
+      const stepOf = stepTableOf(k, state, steps, table);
+      const next: Split[] = [];
+      for (const c of classes) {
+        if (!splits(c)) {
+          next.push(c);
+          continue;
+        }
+        tick();
+        const buckets: number[][] = steps.map(() => []);
+        for (const letter of c.letters) buckets[stepOf[letter]].push(letter);
+        for (let j = 0; j < steps.length; j++) {
+          if (buckets[j].length === 0) continue;
+          const { to, mark } = steps[j];
+          const v = components[k].permanent(to);
+          next.push({ letters: buckets[j], settled: v === undefined ? c.settled : fix(c.settled, k, v), parent: c, component: k, to, mark });
+        }
+      }
+      classes = next;
+      tick();
+    }
+    const byTarget = new Map<string, { to: number; marks: number[]; letters: number[] }>();
+    for (const c of classes) {
+      tick();
+      const successors = states.map(() => -1);
+      const marked: number[] = [];
+      for (let s: Split | undefined = c; s?.parent; s = s.parent) {
+        successors[s.component] = s.to;
+        if (s.mark) marked.push(s.component);
+      }
+      const to = positionOf(successors);
+      const marks = to < 0 ? [] : marked.filter((k) => successors[k] >= 0).sort((a, b) => a - b);
+      const key = `${to}:${marks.join(',')}`;
+      const same = byTarget.get(key);
+      if (same) same.letters.push(...c.letters);
+      else byTarget.set(key, { to, marks, letters: [...c.letters] });
+    }
+    // Each edge's guard built once, from its letters.
+    return [...byTarget.values()].map(({ to, marks, letters }) => ({ to, marks, guard: table.guardOf(letters) }));
+  };
+  /** Which of a component state's steps (stepsOf, on all letters) each letter takes. */
+  const stepTables = new Map<string, Int32Array>();
+  const stepTableOf = (k: number, state: number, steps: ReadonlyArray<{ guard: BddNode }>, table: LetterTable): Int32Array => {
+    const key = `${k}:${state}`;
+    let stepOf = stepTables.get(key);
+    if (stepOf === undefined)
+      stepTables.set(
+        key,
+        (stepOf = table.indexOf(steps.map((s) => s.guard))),
+      );
+    return stepOf;
   };
 
   /**

@@ -47,6 +47,49 @@ describe('Zielonka tree parity automaton', () => {
     expect(tree.acceptingAt(1)).toBe(false);
   });
 
+  it('jumps past every mark read at once under a root over leaves, and still decides like the condition', () => {
+    // Inf(0) ∧ … ∧ Inf(m−1): a leaf waits for the one mark its label lacks. Reading all marks
+    // but mark j lands on the leaf waiting for j (a plain Zielonka step moves one leaf on), so
+    // a game keeps fewer (position, leaf) pairs when marks come together.
+    const m = 6;
+    const all = 2 ** m - 1;
+    const tree = zielonkaTree(m, (set) => set === all, undefined, true)!;
+    const waitsFor = (leaf: number) => {
+      for (let j = 0; j < m; j++) if (tree.step(leaf, all & ~(1 << j)).depth === 1 && tree.step(leaf, 1 << j).depth === 0) return j;
+      return -1;
+    };
+    for (let leaf = 0; leaf < m; leaf++)
+      for (let j = 0; j < m; j++) {
+        if (j === waitsFor(leaf)) continue;
+        const s = tree.step(leaf, all & ~(1 << j));
+        expect(s.depth).toBe(0);
+        expect(waitsFor(s.leaf)).toBe(j);
+      }
+    // Random lassos over generalized Büchi and generalized co-Büchi conditions (roots over leaves,
+    // accepting and rejecting), up to 8 marks: the least depth read on the loop decides as the
+    // condition does.
+    const r = rng(17);
+    for (let k = 0; k < 400; k++) {
+      const marks = 2 + Math.floor(r() * 7);
+      const full = 2 ** marks - 1;
+      const coBuchi = r() < 0.5;
+      const accepts = (set: number) => (coBuchi ? set !== full : set === full);
+      const t = zielonkaTree(marks, accepts, undefined, !coBuchi)!;
+      const letter = () => (r() < 0.5 ? full & ~(1 << Math.floor(r() * marks)) : Math.floor(r() * (full + 1)));
+      const loop = Array.from({ length: 1 + Math.floor(r() * 6) }, letter);
+      let leaf = 0;
+      for (let i = 0; i < t.leafCount + 2; i++) for (const set of loop) leaf = t.step(leaf, set).leaf;
+      let least = Infinity;
+      for (let i = 0; i < t.leafCount + 2; i++)
+        for (const set of loop) {
+          const s = t.step(leaf, set);
+          least = Math.min(least, s.depth);
+          leaf = s.leaf;
+        }
+      expect(t.acceptingAt(least), `${coBuchi ? 'co-Büchi' : 'Büchi'} ${marks}, loop ${loop}`).toBe(accepts(loop.reduce((a, b) => a | b, 0)));
+    }
+  });
+
   it('builds the same tree for a monotone condition from the top as from all subsets', () => {
     for (let seed = 1; seed <= 200; seed++) {
       const r = rng(seed);
