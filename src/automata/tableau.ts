@@ -115,10 +115,12 @@ export class Tableau {
    * The outgoing terms of a state restricted to letters compatible with a partial assignment
    * (see `BddManager.assignmentArray`). Combinations that the assignment rules out are pruned
    * while multiplying out, so a conjunction of n invariants like G(p_i → X q_i) costs O(n) per
-   * concrete controller transition instead of 2^n terms.
+   * concrete controller transition instead of 2^n terms. `compatible` answers whether a guard
+   * meets the assignment (default: a BDD walk); a caller that asks about the same letters again
+   * and again can memoise it.
    */
-  successorsUnder(state: Formula, assignment: Int8Array): readonly Term[] {
-    const keep = (g: BddNode) => this.bdd.compatibleWith(g, assignment);
+  successorsUnder(state: Formula, assignment: Int8Array, compatible?: (guard: BddNode) => boolean): readonly Term[] {
+    const keep = compatible ?? ((g: BddNode) => this.bdd.compatibleWith(g, assignment));
     // A state with a conjunct known to be large is large itself: trying it in full first (until
     // the product passes the limit) was half of chain-simple-40's check.
     if (state.kind === 'and' && !this.large.has(state.id) && state.args.some((a) => this.large.has(a.id))) this.large.add(state.id);

@@ -826,8 +826,9 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
             join(winner.answer(ownLetters), to, others);
           }
         }
+      // Polled per cube: one state's letters can be hundreds of thousands of them.
       for (const { own, to, others } of joined.values())
-        for (const other of pathCubes(lbdd, others)) steps.push({ from: s, own, other, to });
+        for (const other of pathCubes(lbdd, others, tick)) steps.push({ from: s, own, other, to });
     }
     return { stateCount: states.list.length, steps };
   }

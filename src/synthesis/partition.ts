@@ -84,15 +84,18 @@ export class Frontiers {
 
 /**
  * Disjoint cubes covering a guard: its BDD's paths to `true` (each cube mentions the variables
- * its path tests).
+ * its path tests). `poll` is called once per cube: a guard can have hundreds of thousands of
+ * paths (the outputs one state of ModdifiedLedMatrix4X's counterstrategy answers: 215,424),
+ * and a caller with a deadline must be able to stop there.
  */
-export function pathCubes(bdd: BddManager, guard: BddNode): Cube[] {
+export function pathCubes(bdd: BddManager, guard: BddNode, poll: () => void = () => {}): Cube[] {
   const out: Cube[] = [];
   // Names are the user's (a proposition may be called __proto__): null-prototype records.
   const path: Record<string, boolean> = dict();
   const go = (n: BddNode) => {
     if (n === BDD_FALSE) return;
     if (n === BDD_TRUE) {
+      poll();
       out.push(dict(Object.entries(path)));
       return;
     }
