@@ -514,11 +514,7 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const stepTableOf = (k: number, state: number, steps: ReadonlyArray<{ guard: BddNode }>, table: LetterTable): Int32Array => {
     const key = `${k}:${state}`;
     let stepOf = stepTables.get(key);
-    if (stepOf === undefined)
-      stepTables.set(
-        key,
-        (stepOf = table.indexOf(steps.map((s) => s.guard))),
-      );
+    if (stepOf === undefined) stepTables.set(key, (stepOf = table.indexOf(steps.map((s) => s.guard))));
     return stepOf;
   };
 

@@ -245,7 +245,7 @@ function checkProduct(
     const out = bdd.assignmentArray(t.output);
     for (let i = 0; i < a.length; i++) if (out[i] !== 0) a[i] = out[i];
     assignmentOf.set(t, a);
-    const key = a.join('');
+    const key = a.join(',');
     let id = letterIds.get(key);
     if (id === undefined) letterIds.set(key, (id = letterIds.size));
     letterIdOf.set(t, id);
