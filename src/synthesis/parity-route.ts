@@ -258,10 +258,7 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
       if (same) same.guard = lbdd.or(same.guard, p.guard);
       else bySuccessor.set(key, { guard: p.guard, to: step.to, mark: step.mark });
     }
-    // In the order of their successors (and marks), not of the letters that reach them first: so
-    // the steps on a subset of the letters (`within`) keep the order they have on all of them,
-    // and edgesOf makes the same edges, in the same order, with letters as BDDs or as lists.
-    const steps = [...bySuccessor.values()].sort((a, b) => a.to - b.to || Number(a.mark) - Number(b.mark));
+    const steps = [...bySuccessor.values()];
     stepMemo.set(key, steps);
     return steps;
   };
@@ -446,10 +443,11 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
 
   /**
    * edgesOf with the letters as lists of numbers (letter-table.ts), for games with few letters:
-   * the same classes split in the same order, each component's steps looked up per letter from a
-   * table made once per component state, and each edge's guard built once from its letters. The
-   * steps are those on all letters, which are those on the split classes' letters in the same
-   * order (stepsOf sorts them), so the edges are the same as edgesOf's, in the same order.
+   * the same classes split in the same order, each component's steps (on the letters of the
+   * classes it splits, as in edgesOf: the order of the steps, and so of the edges and of the
+   * strategies read off the game, depends on them) looked up per letter from a table made once
+   * per component state and letters, and each edge's guard built once from its letters. So the
+   * edges are the same as edgesOf's, in the same order.
    */
   const edgesByLetters = (states: readonly number[], table: LetterTable): Edge[] => {
     // A class is its letters, the acceptance with the atoms its successors settle fixed, and the
@@ -468,9 +466,11 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
       const state = states[k];
       if (state < 0) continue;
       const splits = (c: Split) => c.settled > 1 && supportOf(acc, c.settled).has(k);
-      if (!classes.some(splits)) continue;
-      const steps = stepsOf(k, state);
-      const stepOf = stepTableOf(k, state, steps, table);
+      const split = classes.filter(splits);
+      if (split.length === 0) continue;
+      const within = table.guardOf(split.length === 1 ? split[0].letters : split.flatMap((c) => c.letters));
+      const steps = stepsOf(k, state, within);
+      const stepOf = stepTableOf(k, state, within, steps, table);
       const next: Split[] = [];
       for (const c of classes) {
         if (!splits(c)) {
@@ -509,10 +509,10 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     // Each edge's guard built once, from its letters.
     return [...byTarget.values()].map(({ to, marks, letters }) => ({ to, marks, guard: table.guardOf(letters) }));
   };
-  /** Which of a component state's steps (stepsOf, on all letters) each letter takes. */
+  /** Which of a component state's steps (stepsOf on the letters `within`) each letter takes. */
   const stepTables = new Map<string, Int32Array>();
-  const stepTableOf = (k: number, state: number, steps: ReadonlyArray<{ guard: BddNode }>, table: LetterTable): Int32Array => {
-    const key = `${k}:${state}`;
+  const stepTableOf = (k: number, state: number, within: BddNode, steps: ReadonlyArray<{ guard: BddNode }>, table: LetterTable): Int32Array => {
+    const key = `${k}:${state}:${within}`;
     let stepOf = stepTables.get(key);
     if (stepOf === undefined) stepTables.set(key, (stepOf = table.indexOf(steps.map((s) => s.guard))));
     return stepOf;
