@@ -179,55 +179,6 @@ export class BddManager {
     return this.literalsFromBottom(literals);
   }
 
-  /**
-   * The function over variables 0 … width − 1 true exactly on the given minterms (ascending; bit
-   * width − 1 − i of a minterm is variable i's value, so variable 0 is the most significant bit).
-   * Built top-down by halving the sorted list: one `mk` per node of the result, where a
-   * disjunction of minterm cubes costs a conjunction and a disjunction per minterm.
-   */
-  fromMinterms(minterms: ArrayLike<number>, width: number): BddNode {
-    // Minterms are read as 32-bit unsigned numbers.
-    if (width > 32) throw new Error(`fromMinterms: ${width} variables, at most 32`);
-    if (width > this.names.length) throw new Error(`fromMinterms: only ${this.names.length} variables, not ${width}`);
-    const build = (from: number, to: number, depth: number): BddNode => {
-      if (from === to) return BDD_FALSE;
-      if (to - from === 2 ** (width - depth)) return BDD_TRUE;
-      // The first minterm whose bit for variable `depth` is set (binary search: the range shares its higher bits).
-      const shift = width - 1 - depth;
-      let lo = from;
-      let hi = to;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (((minterms[mid] >>> shift) & 1) === 1) hi = mid;
-        else lo = mid + 1;
-      }
-      return this.mk(depth, build(from, lo, depth + 1), build(lo, to, depth + 1));
-    };
-    return build(0, minterms.length, 0);
-  }
-
-  /**
-   * The minterms of f over variables 0 … width − 1, ascending (the inverse of `fromMinterms`), or
-   * undefined when f depends on a variable at or below `width`.
-   */
-  mintermsOf(f: BddNode, width: number): number[] | undefined {
-    const out: number[] = [];
-    let outside = false;
-    const go = (n: BddNode, depth: number, prefix: number): void => {
-      if (n === BDD_FALSE || outside) return;
-      if (depth === width) {
-        if (n !== BDD_TRUE) outside = true;
-        else out.push(prefix);
-        return;
-      }
-      const tested = n !== BDD_TRUE && this.level[n] === depth;
-      go(tested ? this.lo[n] : n, depth + 1, prefix * 2);
-      go(tested ? this.hi[n] : n, depth + 1, prefix * 2 + 1);
-    };
-    go(f, 0, 0);
-    return outside ? undefined : out;
-  }
-
   /** A cube from its literals, lowest variable (highest index) first. */
   private literalsFromBottom(literals: ReadonlyArray<readonly [number, boolean]>): BddNode {
     let node: BddNode = BDD_TRUE;

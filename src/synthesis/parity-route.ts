@@ -28,7 +28,6 @@ import { exactlyOne, type GameSpec, inputNames, outputNames } from '../game/spec
 import { and } from '../ltl/formula.js';
 import { componentsOf } from './components.js';
 import { solveParityGame } from './parity-game.js';
-import { LetterTable } from './letter-table.js';
 import { Frontiers, pathCubes, preferredCube } from './partition.js';
 import { completeCube, dimensionsFor } from './split.js';
 
@@ -45,11 +44,6 @@ export interface ParityRouteOptions {
   readonly maxFirstMoves?: number;
   readonly maxMoveNodes?: number;
   readonly progress?: (msg: string) => void;
-  /**
-   * Split a position's letters as lists of numbers rather than BDD guards when the game has at
-   * most this many propositions (default `EXPLICIT_LETTER_BITS`; 0 never). The game is the same.
-   */
-  readonly explicitLetterBits?: number;
   /**
    * Take atoms outside the fragment through the Master Theorem (components.ts): every LTL
    * formula within its guess limits. Off by default: on the corpus's TSL-derived specs its games
@@ -108,12 +102,6 @@ export const MAX_MOVE_NODES = 400_000;
  * distinct successor, and the product of such steps is then beyond any time slice.
  */
 export const MAX_STEP_CLASSES = 4096;
-
-/**
- * Up to this many propositions (2^10 letters), edgesOf splits letters as lists (letter-table.ts):
- * a table lookup per letter and component instead of a BDD conjunction per class and step.
- */
-export const EXPLICIT_LETTER_BITS = 10;
 
 /** Thrown when a position's moves or a step are beyond the bounds above; the route answers `unsupported`. */
 class TooManyMoves extends Error {}
@@ -187,7 +175,6 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const firstLetters = new Frontiers(lbdd, 0, firstCount, tick);
   // The controller's letters are one-hot on the signals it is kept to.
   const oneHot = lbdd.fromFormula(and(...enforced.map((g) => exactlyOne(g.updates))));
-  const letterTable = letterCount <= (options.explicitLetterBits ?? EXPLICIT_LETTER_BITS) ? new LetterTable(lbdd, letterCount) : undefined;
   // Cubes are keyed by the user's names (a proposition may be called __proto__): null-prototype records.
   const preferredOutputs: Cube = dict(enforced.flatMap((g): Array<[string, boolean]> => (g.selfUpdate === undefined ? [] : [[g.selfUpdate, true]])));
   /** A complete valuation of the first mover's letters inside a guard (preferred values). */
@@ -373,15 +360,20 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
   const edgesOf = (p: number): readonly Edge[] => {
     const pos = positions[p];
     if (pos.edges) return pos.edges;
-    if (letterTable) return (pos.edges = edgesByLetters(pos.states, letterTable));
+    // A class is its letters, the acceptance with the atoms its successors settle fixed, and the
+    // step that split it off its parent: the successors and marks are read off that chain once,
+    // for the classes left at the end (copying them at every split was a fifth of
+    // full_arbiter_enc's game construction).
     interface Split {
       guard: BddNode;
-      next: number[];
-      marks: number[];
-      /** The acceptance with the atoms settled by `next` fixed. */
-      settled: BddNode;
+      /** The acceptance with the atoms settled by the successors so far fixed. */
+      readonly settled: BddNode;
+      readonly parent?: Split;
+      readonly component: number;
+      readonly to: number;
+      readonly mark: boolean;
     }
-    let classes: Split[] = [{ guard: oneHot, next: pos.states.map(() => -1), marks: [], settled: comps.acceptance }];
+    let classes: Split[] = [{ guard: oneHot, settled: comps.acceptance, component: -1, to: -1, mark: false }];
     for (const k of order) {
       const state = pos.states[k];
       if (state < 0) continue;
@@ -415,11 +407,8 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
             same.guard = lbdd.or(same.guard, guard);
             continue;
           }
-          const states = [...c.next];
-          states[k] = step.to;
           const v = components[k].permanent(step.to);
-          const settled = v === undefined ? c.settled : fix(c.settled, k, v);
-          const split = { guard, next: states, marks: step.mark ? [...c.marks, k] : c.marks, settled };
+          const split: Split = { guard, settled: v === undefined ? c.settled : fix(c.settled, k, v), parent: c, component: k, to: step.to, mark: step.mark };
           merged.set(key, split);
           next.push(split);
         }
@@ -430,8 +419,15 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     const byTarget = new Map<string, { to: number; marks: number[]; guard: BddNode }>();
     for (const c of classes) {
       tick();
-      const to = positionOf(c.next);
-      const marks = to < 0 ? [] : c.marks.filter((k) => c.next[k] >= 0).sort((a, b) => a - b);
+      const successors = pos.states.map(() => -1);
+      const marked: number[] = [];
+      for (let link: Split | undefined = c; link?.parent; link = link.parent) {
+        successors[link.component] = link.to;
+        if (link.mark) marked.push(link.component);
+      }
+      // positionOf forgets components (−1) in `successors`: their marks go with them.
+      const to = positionOf(successors);
+      const marks = to < 0 ? [] : marked.filter((k) => successors[k] >= 0).sort((a, b) => a - b);
       const key = `${to}:${marks.join(',')}`;
       const same = byTarget.get(key);
       if (same) same.guard = lbdd.or(same.guard, c.guard);
@@ -439,83 +435,6 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     }
     pos.edges = [...byTarget.values()];
     return pos.edges;
-  };
-
-  /**
-   * edgesOf with the letters as lists of numbers (letter-table.ts), for games with few letters:
-   * the same classes split in the same order, each component's steps (on the letters of the
-   * classes it splits, as in edgesOf: the order of the steps, and so of the edges and of the
-   * strategies read off the game, depends on them) looked up per letter from a table made once
-   * per component state and letters, and each edge's guard built once from its letters. So the
-   * edges are the same as edgesOf's, in the same order.
-   */
-  const edgesByLetters = (states: readonly number[], table: LetterTable): Edge[] => {
-    // A class is its letters, the acceptance with the atoms its successors settle fixed, and the
-    // step that split it off its parent (the successors and marks are read off that chain once,
-    // for the classes left at the end: copying them at every split was a third of the work).
-    interface Split {
-      readonly letters: readonly number[];
-      readonly settled: BddNode;
-      readonly parent?: Split;
-      readonly component: number;
-      readonly to: number;
-      readonly mark: boolean;
-    }
-    let classes: Split[] = [{ letters: table.lettersOf(oneHot), settled: comps.acceptance, component: -1, to: -1, mark: false }];
-    for (const k of order) {
-      const state = states[k];
-      if (state < 0) continue;
-      const splits = (c: Split) => c.settled > 1 && supportOf(acc, c.settled).has(k);
-      const split = classes.filter(splits);
-      if (split.length === 0) continue;
-      const within = table.guardOf(split.length === 1 ? split[0].letters : split.flatMap((c) => c.letters));
-      const steps = stepsOf(k, state, within);
-      const stepOf = stepTableOf(k, state, within, steps, table);
-      const next: Split[] = [];
-      for (const c of classes) {
-        if (!splits(c)) {
-          next.push(c);
-          continue;
-        }
-        tick();
-        const buckets: number[][] = steps.map(() => []);
-        for (const letter of c.letters) buckets[stepOf[letter]].push(letter);
-        for (let j = 0; j < steps.length; j++) {
-          if (buckets[j].length === 0) continue;
-          const { to, mark } = steps[j];
-          const v = components[k].permanent(to);
-          next.push({ letters: buckets[j], settled: v === undefined ? c.settled : fix(c.settled, k, v), parent: c, component: k, to, mark });
-        }
-      }
-      classes = next;
-      tick();
-    }
-    const byTarget = new Map<string, { to: number; marks: number[]; letters: number[] }>();
-    for (const c of classes) {
-      tick();
-      const successors = states.map(() => -1);
-      const marked: number[] = [];
-      for (let s: Split | undefined = c; s?.parent; s = s.parent) {
-        successors[s.component] = s.to;
-        if (s.mark) marked.push(s.component);
-      }
-      const to = positionOf(successors);
-      const marks = to < 0 ? [] : marked.filter((k) => successors[k] >= 0).sort((a, b) => a - b);
-      const key = `${to}:${marks.join(',')}`;
-      const same = byTarget.get(key);
-      if (same) same.letters.push(...c.letters);
-      else byTarget.set(key, { to, marks, letters: [...c.letters] });
-    }
-    // Each edge's guard built once, from its letters.
-    return [...byTarget.values()].map(({ to, marks, letters }) => ({ to, marks, guard: table.guardOf(letters) }));
-  };
-  /** Which of a component state's steps (stepsOf on the letters `within`) each letter takes. */
-  const stepTables = new Map<string, Int32Array>();
-  const stepTableOf = (k: number, state: number, within: BddNode, steps: ReadonlyArray<{ guard: BddNode }>, table: LetterTable): Int32Array => {
-    const key = `${k}:${state}:${within}`;
-    let stepOf = stepTables.get(key);
-    if (stepOf === undefined) stepTables.set(key, (stepOf = table.indexOf(steps.map((s) => s.guard))));
-    return stepOf;
   };
 
   /**

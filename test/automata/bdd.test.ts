@@ -157,36 +157,3 @@ describe('BddManager.andAll', () => {
     }
   });
 });
-
-describe('BddManager minterms', () => {
-  // A letter as a number: variable i is bit width − 1 − i (variable 0 most significant).
-  const mintermCube = (bdd: BddManager, m: number, width: number) =>
-    bdd.andAll(Array.from({ length: width }, (_, i) => bdd.literal(`v${i}`, ((m >> (width - 1 - i)) & 1) === 1)));
-
-  it('builds the disjunction of the minterms, and reads it back, on 300 random sets', () => {
-    const rand = prng(13);
-    const bdd = new BddManager();
-    const width = 6;
-    for (let i = 0; i < width; i++) bdd.varIndex(`v${i}`);
-    for (let k = 0; k < 300; k++) {
-      const density = rand();
-      const set = Array.from({ length: 2 ** width }, (_, m) => m).filter(() => rand() < density);
-      const expected = set.reduce((acc, m) => bdd.or(acc, mintermCube(bdd, m, width)), BDD_FALSE);
-      const built = bdd.fromMinterms(set, width);
-      expect(built).toBe(expected);
-      expect(bdd.mintermsOf(built, width)).toEqual(set);
-    }
-    expect(bdd.fromMinterms([], width)).toBe(BDD_FALSE);
-    expect(bdd.fromMinterms(Array.from({ length: 2 ** width }, (_, m) => m), width)).toBe(BDD_TRUE);
-    expect(bdd.mintermsOf(BDD_TRUE, 2)).toEqual([0, 1, 2, 3]);
-  });
-
-  it('reads only functions of the first variables, and builds only over variables that exist', () => {
-    const bdd = new BddManager();
-    const f = bdd.and(bdd.variable('a'), bdd.variable('b'));
-    expect(bdd.mintermsOf(f, 2)).toEqual([3]);
-    // `b` is variable 1: not a function of variable 0 alone.
-    expect(bdd.mintermsOf(f, 1)).toBeUndefined();
-    expect(() => bdd.fromMinterms([0], 3)).toThrow(/only 2 variables/);
-  });
-});
