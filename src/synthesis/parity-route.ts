@@ -362,7 +362,7 @@ export function solveByParityGame(spec: GameSpec, options: ParityRouteOptions): 
     if (pos.edges) return pos.edges;
     // A class is its letters, the acceptance with the atoms its successors settle fixed, and the
     // step that split it off its parent: the successors and marks are read off that chain once,
-    // for the classes left at the end (copying them at every split was a fifth of
+    // for the classes left at the end (copying them at every split was a tenth of
     // full_arbiter_enc's game construction).
     interface Split {
       guard: BddNode;
