@@ -235,38 +235,38 @@ function checkProduct(
   const roots = negated.kind === 'or' ? negated.args : [negated];
   const autInitial = [...new Set(roots.map(autOf))];
 
-  // Each transition's letter (inputs and outputs are disjoint, checked above) as a dense array,
-  // and a number per distinct letter: many transitions of a machine read the same letter.
-  const assignmentOf = new Map<MealyTransition, Int8Array>();
-  const letterIdOf = new Map<MealyTransition, number>();
-  const letterIds = new Map<string, number>();
+  // The machine's distinct letters (a transition's inputs and outputs, disjoint as checked above)
+  // as dense arrays, and which letter each transition reads: many transitions read the same one.
+  // Each letter remembers which guards meet it: the same few thousand (guard, letter) pairs come
+  // up millions of times (taxi-service-real: 5.2 million tests of 32,559 pairs).
+  const letters: Array<{ readonly assignment: Int8Array; readonly meets: Map<BddNode, boolean> }> = [];
+  const letterIndex = new Map<MealyTransition, number>();
+  const indexOfLetter = new Map<string, number>();
   for (const t of m.transitions) {
     const a = bdd.assignmentArray(t.input);
     const out = bdd.assignmentArray(t.output);
     for (let i = 0; i < a.length; i++) if (out[i] !== 0) a[i] = out[i];
-    assignmentOf.set(t, a);
     const key = a.join(',');
-    let id = letterIds.get(key);
-    if (id === undefined) letterIds.set(key, (id = letterIds.size));
-    letterIdOf.set(t, id);
+    let index = indexOfLetter.get(key);
+    if (index === undefined) {
+      indexOfLetter.set(key, (index = letters.length));
+      letters.push({ assignment: a, meets: new Map() });
+    }
+    letterIndex.set(t, index);
   }
   // An automaton state's successors under a letter, once per (state, letter): the product meets
   // the pair again at every machine state with that letter, and a large state is expanded anew
   // under each letter (sweap's taxi-service-real: 42,389 product states, 7 s, mostly re-expansions).
   const successorMemo = new Map<number, ReturnType<Tableau['successorsUnder']>>();
-  // And whether a guard meets a letter, once per (guard, letter): the same few thousand pairs
-  // come up millions of times (taxi-service-real: 5.2 million tests of 32,559 pairs).
-  const compatibility: Array<Map<BddNode, boolean> | undefined> = [];
   const successorsOf = (as: number, t: MealyTransition) => {
-    const letter = letterIdOf.get(t)!;
-    const key = as * letterIds.size + letter;
+    const index = letterIndex.get(t)!;
+    const key = as * letters.length + index;
     let terms = successorMemo.get(key);
     if (terms === undefined) {
-      const assignment = assignmentOf.get(t)!;
-      const known = (compatibility[letter] ??= new Map());
+      const { assignment, meets } = letters[index];
       const compatible = (g: BddNode) => {
-        let ok = known.get(g);
-        if (ok === undefined) known.set(g, (ok = bdd.compatibleWith(g, assignment)));
+        let ok = meets.get(g);
+        if (ok === undefined) meets.set(g, (ok = bdd.compatibleWith(g, assignment)));
         return ok;
       };
       successorMemo.set(key, (terms = tableau.successorsUnder(autStates[as], assignment, compatible)));
