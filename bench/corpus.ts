@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, option } from './measure.js';
+import { environmentNote, INHERIT_ENV_OPTION, median, option, timedEnvironment, useTimedEnvironment } from './measure.js';
 import type { BenchSection } from './sections.js';
 import { installed, report, type Row, type Run, runSideBySide } from './syntcomp.js';
 
@@ -38,6 +38,7 @@ async function tslcBatch(files: readonly string[], timeoutS: number): Promise<{ 
   const started = performance.now();
   const child = spawn(process.execPath, [tslcBin, 'check', '--json', '--no-explain', '--timeout', String(timeoutS), ...files], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: timedEnvironment(),
   });
   let stdout = '';
   let stderr = '';
@@ -87,8 +88,10 @@ export const corpusSection: BenchSection = {
     { name: 'states', kind: 'flag', describe: 'also time ltlsynt building its controller (and compare controller states)' },
     { name: 'jobs', kind: 'number', describe: 'specs run at once (default 1; more skews the timings)' },
     { name: 'filter', kind: 'string', describe: 'only the specs whose path matches this regular expression' },
+    INHERIT_ENV_OPTION,
   ],
   async run({ log, args }) {
+    useTimedEnvironment(args);
     const corpus = option(args, 'corpus') ?? defaultCorpusDir();
     const timeout = Number(option(args, 'timeout') ?? 20);
     const filter = new RegExp(option(args, 'filter') ?? '.');
@@ -132,6 +135,7 @@ export const corpusSection: BenchSection = {
         `- **Batch mode**, one \`tslc check --json --no-explain\` process over the ${decidedRows.length} specs tslc decided: ${batch.wall.toFixed(2)} s wall in all, **${(batch.wall / decidedRows.length).toFixed(3)} s per spec** (process start shared); median solver seconds printed per spec ${median(printed).toFixed(3)} s (spec loading and solving, no start-up). Verdict or state count different from the one-process-per-spec run: ${differ.length}${differ.length > 0 ? ` (${differ.map((r) => r.key).join(', ')})` : ''}.${batch.message ? ` Note: ${batch.message}.` : ''}`,
       );
     }
+    extra.push(await environmentNote());
     return report(rows, theirs, {
       timeout,
       live,

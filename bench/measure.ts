@@ -22,6 +22,69 @@ export interface Timed {
 }
 
 const GNU_TIME = '/usr/bin/time';
+
+/**
+ * Variables that make every Node process slower to start, before any script runs, and that no
+ * command timed here needs. NODE_EXTRA_CA_CERTS makes Node read that certificate file and build
+ * its whole root store at start-up (Node 20 does it eagerly): on a machine whose proxy set-up
+ * points it at the system's bundle (144 certificates, 220 KB), `node -e 0` took 93 ms with it
+ * and 36 ms without. None of tslc check, `node -e 0` or ltlsynt opens a connection,
+ * and ltlsynt, a native program, never pays it: left in, it charges tslc for the machine's
+ * set-up rather than for its work. So the timed commands run without it, unless a section is
+ * given `--inherit-env`, and every report says which variables were removed and what they cost
+ * in the same run (`environmentNote`).
+ */
+export const START_UP_VARIABLES: readonly string[] = ['NODE_EXTRA_CA_CERTS'];
+
+/** The bench option that keeps START_UP_VARIABLES in the timed commands' environment. */
+export const INHERIT_ENV_OPTION = {
+  name: 'inherit-env',
+  kind: 'flag',
+  describe: 'time commands in this environment as it is (default: without NODE_EXTRA_CA_CERTS, which slows every Node start)',
+} as const;
+
+/** The environment the timed commands get: this process's, minus what `useTimedEnvironment` removed. */
+let timedEnv: NodeJS.ProcessEnv = process.env;
+let removedVariables: readonly string[] = [];
+
+/**
+ * Chooses the timed commands' environment from a section's arguments (see START_UP_VARIABLES).
+ * Returns the names of the variables removed (set here, and not kept by `--inherit-env`).
+ */
+export function useTimedEnvironment(args: readonly string[]): readonly string[] {
+  const inherit = args.includes(`--${INHERIT_ENV_OPTION.name}`);
+  removedVariables = inherit ? [] : START_UP_VARIABLES.filter((name) => process.env[name] !== undefined);
+  timedEnv = { ...process.env };
+  for (const name of removedVariables) delete timedEnv[name];
+  return removedVariables;
+}
+
+/** The environment the timed commands run in (for a section that spawns one itself). */
+export function timedEnvironment(): NodeJS.ProcessEnv {
+  return timedEnv;
+}
+
+/**
+ * A report line on the environment: which start-up variables were removed (or kept) and what
+ * `node -e 0` took with and without them in this run, so a reader can put the numbers back.
+ */
+export async function environmentNote(runs = 15): Promise<string> {
+  const present = START_UP_VARIABLES.filter((name) => process.env[name] !== undefined);
+  if (present.length === 0) return `- Environment: none of ${START_UP_VARIABLES.map((n) => `\`${n}\``).join(', ')} is set here; the timed commands inherit it as it is.`;
+  const names = present.map((n) => `\`${n}\``).join(', ');
+  const without = await nodeStartup(runs, envWithout(present));
+  const withThem = await nodeStartup(runs, process.env);
+  const cost = `\`node -e 0\` took a median ${(withThem * 1000).toFixed(0)} ms with it and ${(without * 1000).toFixed(0)} ms without (${runs} spawns each, in this run)`;
+  return removedVariables.length > 0
+    ? `- Environment: ${names} is set on this machine and was removed from every timed command (tslc, ltlsynt and \`node -e 0\` alike; \`--inherit-env\` keeps it): it makes Node read a certificate file at every start, before any script runs, and nothing timed here opens a connection. ${cost}.`
+    : `- Environment: ${names} is set on this machine and was kept (\`--inherit-env\`): every Node start, tslc's and \`node -e 0\`'s, pays for it. ${cost}.`;
+}
+
+function envWithout(names: readonly string[]): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of names) delete env[name];
+  return env;
+}
 let scratch: string | undefined;
 let serial = 0;
 
@@ -29,13 +92,13 @@ let serial = 0;
  * Runs `command args…` in a process group of its own; after `limitS` seconds the whole group is
  * killed (so a tool's children go too). Wall time is measured here, around the spawn.
  */
-export async function runTimed(command: string, args: readonly string[], limitS: number, options: { cpu?: boolean } = {}): Promise<Timed> {
+export async function runTimed(command: string, args: readonly string[], limitS: number, options: { cpu?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<Timed> {
   const useTime = options.cpu !== false && existsSync(GNU_TIME);
   scratch ??= mkdtempSync(join(tmpdir(), 'tslc-bench-'));
   const timeFile = join(scratch, `time-${process.pid}-${serial++}`);
   const argv = useTime ? ['-f', '%U %S', '-o', timeFile, command, ...args] : [...args];
   const started = performance.now();
-  const child = spawn(useTime ? GNU_TIME : command, argv, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(useTime ? GNU_TIME : command, argv, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: options.env ?? timedEnv });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -67,9 +130,9 @@ export async function runTimed(command: string, args: readonly string[], limitS:
 }
 
 /** Median wall seconds of `node -e 0`, spawned with piped output like a tslc run. */
-export async function nodeStartup(runs = 15): Promise<number> {
+export async function nodeStartup(runs = 15, env?: NodeJS.ProcessEnv): Promise<number> {
   const walls: number[] = [];
-  for (let i = 0; i < runs; i++) walls.push((await runTimed(process.execPath, ['-e', '0'], 30, { cpu: false })).wall);
+  for (let i = 0; i < runs; i++) walls.push((await runTimed(process.execPath, ['-e', '0'], 30, { cpu: false, env })).wall);
   return median(walls);
 }
 

@@ -27,7 +27,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, option, runTimed } from './measure.js';
+import { environmentNote, INHERIT_ENV_OPTION, median, option, runTimed, useTimedEnvironment } from './measure.js';
 import type { BenchSection } from './sections.js';
 import { packedSources, parseRecorded, sampleOf } from './syntcomp.js';
 
@@ -123,8 +123,10 @@ export const startupSection: BenchSection = {
     { name: 'sample', kind: 'string', describe: 'how many of those specs (default 12), or all' },
     { name: 'seed', kind: 'number', describe: 'seed for --sample (default 1)' },
     { name: 'dir', kind: 'string', describe: 'the SYNTCOMP tlsf/ folder (default: the committed fixture)' },
+    INHERIT_ENV_OPTION,
   ],
   async run({ log, args }) {
+    useTimedEnvironment(args);
     const runs = Math.max(1, Number(option(args, 'runs') ?? 15));
     const baselineBin = option(args, 'baseline');
     const bin = join(root, 'bin/tslc.js');
@@ -185,6 +187,7 @@ export const startupSection: BenchSection = {
       const a = [...(r.answers.get('tslc') ?? [])][0] ?? '';
       return /"verdict":"(\w+)"/.exec(a)?.[1] ?? '';
     };
+    const environment = await environmentNote();
     const command = `npm run bench -- ${args.join(' ')}`.trim();
     const baseCols = baselineBin ? ' baseline ms | baseline − node ms |' : '';
     const lines = [
@@ -201,6 +204,7 @@ export const startupSection: BenchSection = {
       '',
       `- **Median over the ${spec.length} SYNTCOMP specs of Δ: ${ms(median(spec.map((r) => r.s.deltaMs)))} ms** (target: within 15 ms of \`node -e 0\`)${baselineBin ? `; baseline: ${ms(median(spec.map((r) => r.s.baselineDeltaMs!)))} ms` : ''}.`,
       `- Fixed start-up: ${ms(rows[0].s.deltaMs)} ms to load the check bundle, ${ms(rows[1].s.deltaMs)} ms for a whole check of a tiny spec (${bundleState}${baselineBin ? `; baseline: ${probe(resolve(baselineBin))}` : ''}).`,
+      environment,
       ...(unstable.length > 0 ? [`- **Answers varied between rounds** on: ${unstable.map((r) => r.item.label).join(', ')}.`] : []),
       ...(differ.length > 0 ? [`- **Answers differ from the baseline's** on: ${differ.map((r) => r.item.label).join(', ')}.`] : baselineBin ? ['- Answers identical to the baseline\'s on every row.'] : []),
     ];

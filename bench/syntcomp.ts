@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync } from 'node:zlib';
-import { forEachWithJobs, median, nodeStartup, option, runTimed, seededRandom, type Timed } from './measure.js';
+import { environmentNote, forEachWithJobs, INHERIT_ENV_OPTION, median, nodeStartup, option, runTimed, seededRandom, type Timed, useTimedEnvironment } from './measure.js';
 import type { BenchSection } from './sections.js';
 
 /** dist/bench/syntcomp.js → the checkout's root. */
@@ -219,8 +219,10 @@ export const syntcompSection: BenchSection = {
     { name: 'states', kind: 'flag', describe: 'also time ltlsynt building its controller (and compare controller states)' },
     { name: 'jobs', kind: 'number', describe: 'specs run at once (default 1; more skews the timings)' },
     { name: 'filter', kind: 'string', describe: 'only the specs whose path matches this regular expression' },
+    INHERIT_ENV_OPTION,
   ],
   async run({ log, args }) {
+    useTimedEnvironment(args);
     const timeout = Number(option(args, 'timeout') ?? 10);
     const filter = new RegExp(option(args, 'filter') ?? '.');
     const jobs = Math.max(1, Number(option(args, 'jobs') ?? 1));
@@ -239,7 +241,8 @@ export const syntcompSection: BenchSection = {
     const { nodeBefore, nodeAfter } = await runSideBySide(rows, { timeout, jobs, withStates, live, withControllers: live && args.includes('--states'), log });
     const theirs = (r: Row) => (live ? r.ltlsynt : r.recorded);
     const nodeFloor = (nodeBefore + nodeAfter) / 2;
-    return report(rows, theirs, { timeout, live, recorded: recorded?.source, withStates, nodeBefore, nodeAfter, nodeFloor, args });
+    const extra = [await environmentNote()];
+    return report(rows, theirs, { timeout, live, recorded: recorded?.source, withStates, nodeBefore, nodeAfter, nodeFloor, args, extra });
   },
 };
 
