@@ -27,8 +27,8 @@ const GNU_TIME = '/usr/bin/time';
  * Variables that make every Node process slower to start, before any script runs, and that no
  * command timed here needs. NODE_EXTRA_CA_CERTS makes Node read that certificate file and build
  * its whole root store at start-up (Node 20 does it eagerly): on a machine whose proxy set-up
- * points it at the system's bundle (144 certificates, 220 KB), `node -e 0` took 93 ms with it
- * and 36 ms without. None of tslc check, `node -e 0` or ltlsynt opens a connection,
+ * points it at the system's bundle (144 certificates, 220 KB), `node -e 0` took 93–96 ms with
+ * it and 36–38 ms without. None of tslc check, `node -e 0` or ltlsynt opens a connection,
  * and ltlsynt, a native program, never pays it: left in, it charges tslc for the machine's
  * set-up rather than for its work. So the timed commands run without it, unless a section is
  * given `--inherit-env`, and every report says which variables were removed and what they cost

@@ -199,6 +199,11 @@ interface Budget {
    * (patrolling-alarm14: 4.8 s of probes in a 5 s slice; the route alone decides it in 0.25 s).
    */
   readonly clock: () => void;
+  /**
+   * Milliseconds the deferred checks have taken so far: a probe that lets them run from inside
+   * its own tick leaves their time out of its slice (see `probeDual`).
+   */
+  readonly deferredMs: () => number;
   readonly progress: (msg: string) => void;
   /**
    * A spec the deferred parity check found realizable, with that route's (unminimized) controller:
@@ -236,15 +241,38 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     const now = performance.now();
     if (now > deadline) throw new Timeout();
     if (now > stopAt || options.onPoll?.() === true) throw new StoppedEarly();
-    if (checks && deferred.length > 0 && now > deferred[0].at) runDeferred();
+    if (checks && !inDeferred && deferred.length > 0 && now > deferred[0].at) runDeferred();
   };
   const tick = () => poll(true);
+  // A check polls this same tick, and plays games of its own: the next check waits until it is
+  // over rather than running inside it, where it took the first one's time slice (FelixSpecFixed2
+  // with a controller: the parity check and its probes ran inside the vacuity check, whose slice
+  // then ran out before it found the assumptions contradictory; 10 s, unknown).
+  let inDeferred = false;
+  let deferredMs = 0;
   const runDeferred = () => {
-    // Taken off the list first: a check polls this same tick.
+    // Taken off the list first.
     const checks = deferred.shift();
-    checks?.run();
+    if (!checks) return;
+    const began = performance.now();
+    inDeferred = true;
+    try {
+      checks.run();
+    } finally {
+      inDeferred = false;
+      deferredMs += performance.now() - began;
+    }
   };
-  const budget: Budget = { started, deadline, tick, clock: () => poll(false), progress: options.onProgress ?? (() => {}), conclusiveParts: new WeakMap(), automata: new Map() };
+  const budget: Budget = {
+    started,
+    deadline,
+    tick,
+    clock: () => poll(false),
+    deferredMs: () => deferredMs,
+    progress: options.onProgress ?? (() => {}),
+    conclusiveParts: new WeakMap(),
+    automata: new Map(),
+  };
   const declared = new Set([...inputNames(spec), ...outputNames(spec)]);
   for (const part of [...spec.initially, ...spec.preset, ...spec.assumptions, ...spec.guarantees])
     for (const name of atoms(part.formula))
@@ -858,6 +886,12 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   const maxK = Math.min(options.maxK ?? 40, 120);
   const nodeCap = options.nodeCap ?? 400_000;
   const mealy = spec.semantics === 'mealy';
+  // Once a game is decided, the run's deferred checks (see `run`) are moot: they can only settle
+  // the spec, which the game has. Strategy extraction polls the clock alone, so they do not run
+  // inside it: there they played games of their own for seconds (AllLights_2c5b09da, with a
+  // controller: 5.2 s instead of 0.5 s), and an extraction that runs out of time falls back to
+  // the on-the-fly strategy.
+  const extractionTick = budget.clock;
 
   const primalSide = sidesOf(spec);
   const { inputs, outputs, outputDims, envFilter, envMover, sysMover, dualRestricted, relevantParts, fullParts, sameParts, I, assumptionList, guaranteeList } = primalSide;
@@ -1025,7 +1059,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         // The environment's answer must cover every output, including the dominated ones the
         // solving table skipped: replay the (lost) K = 0 game on a table that lists them all.
         const complete = new MoveTable(primal.ucw, envMover, sysMover, true, envFilter, false);
-        const replayed = solveBounded(complete, K, nodeCap, tick);
+        const replayed = solveBounded(complete, K, nodeCap, extractionTick);
         const keepsInvariants = new BddManager();
         const sinkInput = dict<boolean>(keepsInvariants.satisfyingAssignment(keepsInvariants.fromFormula(envFilter)) ?? []);
         return { verdict: 'unrealizable', counterstrategy: extractAttractorCounterstrategy(replayed, inputs, outputs, sinkInput), stats };
@@ -1082,7 +1116,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         stats,
       };
     // The solving table skipped dominated controller outputs: replay on one that lists them all.
-    const replayed = forExtraction(solveOnTheFly(dualTableFor(game.table.ucw, true), game.K, nodeCap, tick));
+    const replayed = forExtraction(solveOnTheFly(dualTableFor(game.table.ucw, true), game.K, nodeCap, extractionTick));
     const counterstrategy = lifted(extractDualCounterstrategy(replayed, dualInputs, dualOutputs, dualSide.dualRestricted));
     return { verdict: 'unrealizable', counterstrategy, stats };
   }
@@ -1097,19 +1131,26 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   function probeDual(why = 'probed before the large primal game'): GameOutcome | undefined {
     const began = performance.now();
     const sliceEnd = Math.min(budget.deadline, began + Math.max(200, (budget.deadline - began) / DUAL_PROBE_SHARE));
-    let ticks = 0;
-    const sliceTick = () => {
-      dualTick();
-      if ((++ticks & 255) === 0 && performance.now() > sliceEnd) throw new ProbeTimeout();
-    };
     // The translation gets a smaller part of the slice: where the probe pays off, φ's automaton
     // is small (36–45 states, under 0.6 s), and a costly one is better left to the usual schedule.
     const translationEnd = Math.min(sliceEnd, began + Math.max(200, (budget.deadline - began) / 16));
+    // The run's deferred checks may run from inside the probe's tick (a contradiction they find
+    // settles the spec at once: FelixSpecFixed*), but their time is not the probe's: they played
+    // games of their own for seconds, and the probe's slice ran out before its K = 0 game, which
+    // decides the spec (AllLights_2c5b09da with a controller: 10 s, unknown, instead of 0.5 s).
+    const deferredBefore = budget.deferredMs();
+    const over = (end: number) => performance.now() > end + (budget.deferredMs() - deferredBefore);
+    let ticks = 0;
+    const within = (end: number) => () => {
+      dualTick();
+      if ((++ticks & 255) === 0 && over(end)) throw new ProbeTimeout();
+    };
     try {
-      const ucw = union(disjuncts(dualSide.dualFormula).map((p) => automatonOf(p, translationEnd, dualTick)));
+      // The translation's own deadline is the run's: its slice is kept by the tick above.
+      const ucw = union(disjuncts(dualSide.dualFormula).map((p) => automatonOf(p, budget.deadline, within(translationEnd))));
       progress(`automaton for φ: ${ucw.stateCount} states (${why})`);
       dual = dualTableFor(ucw);
-      const game = solveOnTheFly(dual, Kd, nodeCap, sliceTick);
+      const game = solveOnTheFly(dual, Kd, nodeCap, within(sliceEnd));
       progress(`dual K=${Kd}: ${game.status} (${game.nodeCount} positions)`);
       if (game.status === 'win') return unrealizable(game);
       if (game.status === 'overflow') dualStuck = true;
@@ -1139,7 +1180,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     if (game.status !== 'win') throw new InternalSynthesisError(`a strategy was asked of a game that was not won (${game.status})`);
     let complete: SolvedGame;
     try {
-      complete = solveBounded(game.table, game.K, nodeCap, tick, options.extractionWork ?? EXTRACTION_WORK, game.losingSet);
+      complete = solveBounded(game.table, game.K, nodeCap, extractionTick, options.extractionWork ?? EXTRACTION_WORK, game.losingSet);
     } catch (err) {
       // Out of time: the game is decided already, so its on-the-fly strategy will do.
       if (err instanceof Timeout) return game;
@@ -1163,7 +1204,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         ucw: ucwFromTgba(
           translateLtlSymbolic(not(implies(I, g)), new BddManager(), {
             deadline: budget.deadline,
-            tick,
+            tick: extractionTick,
             maxStates: GUARANTEE_AUTOMATON_STATES,
             productOfConjuncts: false,
           }),
@@ -1213,7 +1254,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     for (const { raw, equivalents, machine } of [eager, lazy]) {
       if (equivalents.size > 0) {
         if (waiting === null) waiting = obligationsAutomaton();
-        const acting = waiting ? actWhileWaiting(raw, equivalents, waiting, tick) : raw;
+        const acting = waiting ? actWhileWaiting(raw, equivalents, waiting, extractionTick) : raw;
         const quotient = acting === raw ? undefined : minimizeMealy(acting);
         if (quotient && fits(quotient)) {
           controller = quotient;

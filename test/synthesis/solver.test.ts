@@ -247,6 +247,24 @@ describe('the dual game goes first when the primal automaton is large', () => {
   });
 });
 
+describe('a dual probe keeps its slice for its own work', () => {
+  const file = corpusPath('syntcomp-tsl/AllLights_2c5b09da.tlsf');
+  test.skipIf(!existsSync(file))('AllLights_2c5b09da with a controller: the deferred checks run inside the probe, and its K = 0 game still refutes the spec', async () => {
+    // A TSL controller is wanted, so only the dual game plays the spec with its 6 single-polarity
+    // inputs fixed: φ's automaton has 134 states and its K = 0 game wins at once. The deferred
+    // checks (due at once here) run from inside the probe's translation and play games of their
+    // own for seconds; their time used to count against the probe's slice, the translation missed
+    // it, and with the default 10 s limit the spec ended unknown.
+    const spec = await loadGame(file);
+    const messages: string[] = [];
+    const r = synthesizeController(spec, { timeoutMs: 30_000, checksAfterMs: 0.001, onProgress: (m) => messages.push(m) });
+    expect(r.verdict).toBe('unrealizable');
+    const probed = messages.findIndex((m) => m.endsWith('propositions fixed, probed first)'));
+    expect(probed, messages.join('\n')).toBeGreaterThanOrEqual(0);
+    expect(messages.slice(probed + 1).find((m) => m.startsWith('dual K='))).toMatch(/^dual K=0: win/);
+  });
+});
+
 describe('the dual side stops once the parity route has found the spec realizable', () => {
   const a32 = corpusPath('syntcomp-tsl-paper/Automata32S.tlsf');
   test.skipIf(!existsSync(a32))('Automata32S: no dual work after the deferred verdict, and the controller passes the check', async () => {
