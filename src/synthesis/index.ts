@@ -888,9 +888,9 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   const mealy = spec.semantics === 'mealy';
   // Once a game is decided, the run's deferred checks (see `run`) are moot: they can only settle
   // the spec, which the game has. Strategy extraction polls the clock alone, so they do not run
-  // inside it: there they played games of their own for seconds (AllLights_2c5b09da, with a
-  // controller: 5.2 s instead of 0.5 s), and an extraction that runs out of time falls back to
-  // the on-the-fly strategy.
+  // inside it: there they played games of their own for seconds (AllLights_2c5b09da through
+  // `synthesize`: the counterstrategy came at 5.2 s from a game won at 0.5 s), and an extraction
+  // that runs out of time falls back to the on-the-fly strategy.
   const extractionTick = budget.clock;
 
   const primalSide = sidesOf(spec);
