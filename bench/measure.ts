@@ -54,8 +54,7 @@ let removedVariables: readonly string[] = [];
 export function useTimedEnvironment(args: readonly string[]): readonly string[] {
   const inherit = args.includes(`--${INHERIT_ENV_OPTION.name}`);
   removedVariables = inherit ? [] : START_UP_VARIABLES.filter((name) => process.env[name] !== undefined);
-  timedEnv = { ...process.env };
-  for (const name of removedVariables) delete timedEnv[name];
+  timedEnv = envWithout(removedVariables);
   return removedVariables;
 }
 

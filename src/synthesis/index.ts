@@ -1137,7 +1137,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     // The run's deferred checks may run from inside the probe's tick (a contradiction they find
     // settles the spec at once: FelixSpecFixed*), but their time is not the probe's: they played
     // games of their own for seconds, and the probe's slice ran out before its K = 0 game, which
-    // decides the spec (AllLights_2c5b09da with a controller: 10 s, unknown, instead of 0.5 s).
+    // decides the spec (AllLights_2c5b09da with a controller: 10 s, unknown; now 0.3–2.9 s).
     const deferredBefore = budget.deferredMs();
     const over = (end: number) => performance.now() > end + (budget.deferredMs() - deferredBefore);
     let ticks = 0;
