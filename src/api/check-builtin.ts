@@ -12,6 +12,7 @@ import type { Explanation } from './explanation.js';
 import type { TheoryListing } from './theory-listing.js';
 import { isFormula, pathOf, type SpecSource, textOf, timeoutMsOf } from './inputs.js';
 import { type CheckInput, type CheckOptions, type CheckTuning, inputList, type SpecVerdict, type Verdict, verdictExitCode } from './verdict.js';
+import { nowMs } from '../diagnostics/clock.js';
 
 /**
  * The builtin engine's verdicts one by one, in input order (then the composition). Throws `UserError` for unusable
@@ -160,7 +161,7 @@ async function checkComposed(sources: readonly SpecSource[], options: CheckOptio
   const { loadComposed } = await import('./load.js');
   const { FrontEndTimeout } = await import('../frontend/load.js');
   const { synthesizeController, checkRealizability } = await import('../synthesis/index.js');
-  const started = performance.now();
+  const started = nowMs();
   // Loading the files again counts against the composed check's time (a TLSF file may expand slowly).
   const deadline = started + timeoutMs;
   let spec: GameSpec | undefined;
@@ -170,14 +171,14 @@ async function checkComposed(sources: readonly SpecSource[], options: CheckOptio
   } catch (err) {
     if (!(err instanceof FrontEndTimeout)) throw err;
   }
-  const remainingMs = Math.max(1, deadline - performance.now());
+  const remainingMs = Math.max(1, deadline - nowMs());
   let solved: { verdict: Verdict; reason?: string; states?: number };
   if (!spec) solved = { verdict: 'unknown', reason: 'timeout' };
   else if (options.states !== false) {
     const r = synthesizeController(spec, { timeoutMs: remainingMs });
     solved = r.verdict === 'realizable' ? { verdict: r.verdict, states: r.controller.stateCount } : r;
   } else solved = checkRealizability(spec, { timeoutMs: remainingMs });
-  const seconds = (performance.now() - started) / 1000;
+  const seconds = (nowMs() - started) / 1000;
   const composed = spec;
   return verdictOf(label, { verdict: solved.verdict, seconds, states: solved.states, reason: solved.reason }, async () => composed!, options, timeoutMs);
 }

@@ -7,8 +7,9 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { GameSpec } from '../game/spec.js';
 import type { FormulaSpec, ReadOptions, SpecSource } from './inputs.js';
 import { isFormula, pathOf, textOf } from './inputs.js';
+import { nowMs } from '../diagnostics/clock.js';
 
-/** When loading must stop (a `performance.now()` time): it throws `FrontEndTimeout` past it. */
+/** When loading must stop (a `nowMs()` time): it throws `FrontEndTimeout` past it. */
 export interface Deadline {
   readonly deadline?: number;
 }

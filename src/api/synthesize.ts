@@ -13,6 +13,7 @@ import type { GameSpec } from '../game/spec.js';
 import type { SynthesisStats } from '../synthesis/index.js';
 import { catchingUserErrors, type FormulaSpec, type Outcome, type SolveOptions, type SpecSource, timeoutMsOf } from './inputs.js';
 import { loadSource } from './load.js';
+import { nowMs } from '../diagnostics/clock.js';
 
 export interface SynthesizeOptions extends SolveOptions {
   /** Solver progress messages (`tslc synth --verbose`). */
@@ -35,7 +36,7 @@ export async function synthesize(input: SpecSource | FormulaSpec, options: Synth
     async (): Promise<SynthesizeResult> => {
       const timeoutMs = timeoutMsOf(options.timeout);
       // Whatever loading the spec takes comes out of the same budget (a TLSF file may expand slowly).
-      const deadline = performance.now() + timeoutMs;
+      const deadline = nowMs() + timeoutMs;
       const { FrontEndTimeout } = await import('../frontend/load.js');
       let spec: GameSpec;
       try {
@@ -46,7 +47,7 @@ export async function synthesize(input: SpecSource | FormulaSpec, options: Synth
       }
       if (options.synthesizer !== undefined && options.synthesizer !== 'builtin') return synthesizeExternally(spec, options, timeoutMs, warnings);
       const { synthesize: solve } = await import('../synthesis/index.js');
-      const r = solve(spec, { timeoutMs: Math.max(1, deadline - performance.now()), onProgress: options.onProgress });
+      const r = solve(spec, { timeoutMs: Math.max(1, deadline - nowMs()), onProgress: options.onProgress });
       const base = { spec, seconds: r.seconds, backend: 'builtin', errors: [], warnings };
       if (r.verdict === 'realizable') return { ...base, verdict: 'realizable', controller: r.controller, stats: r.stats, exitCode: ExitCode.ok };
       if (r.verdict === 'unrealizable') return { ...base, verdict: 'unrealizable', counterstrategy: r.counterstrategy, exitCode: ExitCode.failure };

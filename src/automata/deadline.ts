@@ -1,3 +1,4 @@
+import { nowMs } from '../diagnostics/clock.js';
 /**
  * Cooperative deadlines for the automata layer. Long translations poll a `Deadline` at cheap
  * points (one state explored, one product formed) so an in-process caller can stop them; a
@@ -22,8 +23,8 @@ export class TimeoutError extends Error {
 }
 
 /**
- * Deadlines are `performance.now()` times. Past this (31 years of uptime in milliseconds) a
- * value can only be a `Date.now()` time, which as a `performance.now()` time would lie decades
+ * Deadlines are `nowMs()` times (diagnostics/clock.ts). Past this (31 years of uptime in milliseconds) a
+ * value can only be a `Date.now()` time, which as a `nowMs()` time would lie decades
  * ahead and never stop anything: it is read as the wall-clock time it names.
  */
 const EPOCH_MS = 1e12;
@@ -31,10 +32,10 @@ const EPOCH_MS = 1e12;
 /** Polls the clock every 64 calls: cheap enough for inner loops. */
 export function deadlineChecker(deadline: number | undefined, tick?: () => void): () => void {
   if (deadline === undefined && tick === undefined) return () => {};
-  const limit = deadline !== undefined && deadline > EPOCH_MS ? deadline - Date.now() + performance.now() : deadline;
+  const limit = deadline !== undefined && deadline > EPOCH_MS ? deadline - Date.now() + nowMs() : deadline;
   let calls = 0;
   return () => {
     tick?.();
-    if (limit !== undefined && (++calls & 63) === 0 && performance.now() > limit) throw new TimeoutError('deadline');
+    if (limit !== undefined && (++calls & 63) === 0 && nowMs() > limit) throw new TimeoutError('deadline');
   };
 }

@@ -17,6 +17,7 @@ import { reduceBySimulation } from './simulation.js';
 import { deadlineChecker, TimeoutError } from './deadline.js';
 import { Tableau } from './tableau.js';
 import type { Edge, Tgba } from './types.js';
+import { nowMs } from '../diagnostics/clock.js';
 
 export { TimeoutError } from './deadline.js';
 
@@ -26,7 +27,7 @@ export interface TranslateOptions {
   /** Merge bisimilar states (default true). */
   readonly reduce?: boolean;
   /**
-   * Absolute `performance.now()` time after which the translation throws `TimeoutError`.
+   * Absolute `nowMs()` time after which the translation throws `TimeoutError`.
    * Polled while exploring and multiplying out expansions, so even one huge state stops. A
    * `Date.now()` time (recognisably larger) is accepted too and read as the time it names.
    */

@@ -15,6 +15,7 @@
 import type { GameSpec, SpecPart } from '../game/spec.js';
 import { atoms } from '../ltl/formula.js';
 import { checkRealizability } from '../synthesis/index.js';
+import { nowMs } from '../diagnostics/clock.js';
 
 export type ObligationKind = 'guarantee' | 'preset';
 
@@ -64,7 +65,7 @@ export function restrictTo(spec: GameSpec, members: readonly CoreMember[]): Game
  * spec is unrealizable; if the solver says otherwise mid-search the search treats it as "needed".
  */
 export function findCore(spec: GameSpec, options: CoreOptions = {}): CoreResult {
-  const started = performance.now();
+  const started = nowMs();
   const budgetMs = options.budgetMs ?? 60_000;
   const checkTimeoutMs = options.checkTimeoutMs ?? 15_000;
   const note = options.onProgress ?? (() => {});
@@ -72,7 +73,7 @@ export function findCore(spec: GameSpec, options: CoreOptions = {}): CoreResult 
   let unproven = false;
 
   let core = allObligations(spec);
-  const remaining = () => budgetMs - (performance.now() - started);
+  const remaining = () => budgetMs - (nowMs() - started);
   const stillUnrealizable = (members: readonly CoreMember[]): 'yes' | 'no' | 'unknown' => {
     const left = remaining();
     if (left < 50) return 'unknown';
@@ -108,7 +109,7 @@ export function findCore(spec: GameSpec, options: CoreOptions = {}): CoreResult 
     minimal: !unproven,
     coreSpec: restrictTo(spec, members),
     solverCalls: calls,
-    seconds: (performance.now() - started) / 1000,
+    seconds: (nowMs() - started) / 1000,
     budgetMs,
   };
 }

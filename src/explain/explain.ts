@@ -9,6 +9,7 @@ import { checkRealizability, synthesize } from '../synthesis/index.js';
 import { type CoreOptions, type CoreResult, findCore } from './core.js';
 import { renderStory, type Story, tellStory } from './counterplay.js';
 import { partLocation, partText } from './words.js';
+import { nowMs } from '../diagnostics/clock.js';
 
 export interface UnrealizableExplanation {
   readonly verdict: 'unrealizable';
@@ -30,13 +31,13 @@ export interface ExplainOptions extends CoreOptions {
 
 export function explainUnrealizable(spec: GameSpec, options: ExplainOptions = {}): ExplainResult {
   const budgetMs = options.budgetMs ?? 60_000;
-  const started = performance.now();
+  const started = nowMs();
   if (!options.knownUnrealizable) {
     const first = checkRealizability(spec, { timeoutMs: budgetMs });
     if (first.verdict === 'realizable') return { verdict: 'realizable' };
     if (first.verdict === 'unknown') return { verdict: 'unknown', reason: first.reason };
   }
-  const left = () => Math.max(1000, budgetMs - (performance.now() - started));
+  const left = () => Math.max(1000, budgetMs - (nowMs() - started));
   const core = findCore(spec, { ...options, budgetMs: left() });
   const solved = synthesize(core.coreSpec, { timeoutMs: left() });
   if (solved.verdict !== 'unrealizable') return { verdict: 'unrealizable', core };

@@ -10,6 +10,7 @@ import { runExternal } from './run.js';
 import type { Backend, BuiltinBackend } from './solve.js';
 import type { ToolInfo } from './tools.js';
 import type { ControllerVerifier } from './verifier.js';
+import { nowMs } from '../diagnostics/clock.js';
 
 export type CrossVerdict = 'realizable' | 'unrealizable' | 'unknown' | 'error' | 'wrong';
 
@@ -40,9 +41,9 @@ export interface CrossCheckOptions {
 
 export async function crossCheck(spec: GameSpec, options: CrossCheckOptions): Promise<CrossCheckRow> {
   const cells: CrossCheckCell[] = [];
-  const started = performance.now();
+  const started = nowMs();
   const own = await options.builtin(new AbortController().signal);
-  const ownTime = Math.round(performance.now() - started);
+  const ownTime = Math.round(nowMs() - started);
   cells.push({
     backend: 'builtin',
     verdict: own.status,

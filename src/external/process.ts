@@ -4,6 +4,7 @@
  * never only the wrapper. Outcomes are data; nothing here throws for a misbehaving tool.
  */
 import { execa } from 'execa';
+import { nowMs } from '../diagnostics/clock.js';
 
 export type ProcessOutcome =
   | { readonly kind: 'exited'; readonly exitCode: number; readonly stdout: string; readonly stderr: string; readonly timeMs: number }
@@ -43,8 +44,8 @@ function installExitHook(): void {
 }
 
 export async function runProcess(file: string, args: readonly string[], options: RunProcessOptions): Promise<ProcessOutcome> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
+  const started = nowMs();
+  const elapsed = () => Math.round(nowMs() - started);
   if (options.signal?.aborted) return { kind: 'cancelled', timeMs: 0 };
   installExitHook();
   const child = execa(file, [...args], {

@@ -19,6 +19,7 @@ import { parseToolOutput } from './output.js';
 import { runProcess } from './process.js';
 import { locateTool, missingToolMessage, type ToolLocation, type ToolName } from './tools.js';
 import { type ControllerVerifier, describeCounterexample, loadDefaultVerifier } from './verifier.js';
+import { nowMs } from '../diagnostics/clock.js';
 
 export type ExternalMode = 'realizability' | 'synthesis';
 
@@ -79,8 +80,8 @@ function diag(message: string, code: string): Diagnostic {
 }
 
 export async function runExternal(tool: ToolName, spec: GameSpec, options: ExternalOptions): Promise<ExternalResult> {
-  const started = performance.now();
-  const since = () => Math.round(performance.now() - started);
+  const started = nowMs();
+  const since = () => Math.round(nowMs() - started);
   let location = options.location;
   if (!location) {
     const found = locateTool(tool, options.env ?? process.env);

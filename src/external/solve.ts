@@ -14,6 +14,7 @@ import { ExitCode } from '../diagnostics/exit-codes.js';
 import { type ExternalMode, type ExternalResult, runExternal } from './run.js';
 import { findTools, loadConfig, TOOL_NAMES, type ToolLocation, type ToolName } from './tools.js';
 import type { ControllerVerifier } from './verifier.js';
+import { nowMs } from '../diagnostics/clock.js';
 
 export type SynthesizerChoice = 'builtin' | ToolName | 'auto';
 export const SYNTHESIZER_CHOICES: readonly SynthesizerChoice[] = ['builtin', ...TOOL_NAMES, 'auto'];
@@ -137,9 +138,9 @@ function fromBuiltin(v: BackendVerdict, timeMs: number): SolveResult {
 }
 
 async function timedBuiltin(builtin: BuiltinBackend, signal: AbortSignal): Promise<SolveResult> {
-  const started = performance.now();
+  const started = nowMs();
   const v = await builtin(signal);
-  return fromBuiltin(v, Math.round(performance.now() - started));
+  return fromBuiltin(v, Math.round(nowMs() - started));
 }
 
 export async function solve(spec: GameSpec, options: SolveOptions): Promise<SolveResult> {

@@ -10,6 +10,7 @@ import { readUserFile, registerSource } from '../diagnostics/sources.js';
 import { error, type Diagnostic, UserError } from '../diagnostics/diagnostic.js';
 import { isStdinPath } from '../diagnostics/read-input.js';
 import type { GameSpec, TheoryName } from '../game/spec.js';
+import { nowMs } from '../diagnostics/clock.js';
 
 export interface LoadOptions {
   /** TLSF GLOBAL PARAMETERS overrides (`--param n=3`). */
@@ -27,7 +28,7 @@ export interface LoadOptions {
   /** Sees each file a TSL spec imports, with its text (watchers and caches depend on them). */
   readonly onImport?: (path: string, text: string) => void;
   /**
-   * A `performance.now()` time after which loading gives up with `FrontEndTimeout` (TLSF
+   * A `nowMs()` time after which loading gives up with `FrontEndTimeout` (TLSF
    * parameters, definitions and big operators can expand for a long time).
    */
   readonly deadline?: number;
@@ -100,7 +101,7 @@ export async function loadGame(path: string, options: LoadOptions = {}): Promise
     deadline === undefined
       ? undefined
       : () => {
-          if (performance.now() > deadline) throw new FrontEndTimeout();
+          if (nowMs() > deadline) throw new FrontEndTimeout();
         };
   if (poll) poll();
   return loadTlsfGame(path, text, { params: options.params, poll });

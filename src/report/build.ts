@@ -10,13 +10,14 @@ import { loadGame } from '../frontend/load.js';
 import type { GameSpec, TheoryName } from '../game/spec.js';
 import { synthesize } from '../synthesis/index.js';
 import { type ReportInput, renderReport } from './html.js';
+import { nowMs } from '../diagnostics/clock.js';
 
 export interface LoadSpecsOptions {
   /** TSL imports only from inside this directory (`--import-root`). */
   readonly importRoot?: string;
   /** The theory to read TSL specs in, overriding their headers (`--theory`). */
   readonly theory?: TheoryName | 'none';
-  /** A `performance.now()` time after which loading stops with `FrontEndTimeout`. */
+  /** A `nowMs()` time after which loading stops with `FrontEndTimeout`. */
   readonly deadline?: number;
 }
 

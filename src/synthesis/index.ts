@@ -36,6 +36,7 @@ import { actWhileWaiting, type GuaranteeAutomaton, hasEventuality } from './wait
 import { dict } from '../../runtime/dict.js';
 import { completeCube, type Dimension, dimensionsFor } from './split.js';
 import { type Ucw, ucwFromTgba } from './ucw.js';
+import { nowMs } from '../diagnostics/clock.js';
 
 export interface SynthesisOptions {
   /** Wall-clock budget; the answer is `unknown` when it runs out. Default 60 s. */
@@ -229,8 +230,8 @@ function knownRealizable(spec: GameSpec, budget: Budget): boolean {
 }
 
 function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): SynthesisResult | CheckResult | ControllerResult {
-  const started = performance.now();
-  const seconds = () => (performance.now() - started) / 1000;
+  const started = nowMs();
+  const seconds = () => (nowMs() - started) / 1000;
   const deadline = started + (options.timeoutMs ?? 60_000);
   const stopAt = options.stopAfterMs === undefined ? Infinity : started + options.stopAfterMs;
   let ticks = 0;
@@ -238,7 +239,7 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
   let deferred: Array<{ readonly at: number; readonly run: () => void }> = [];
   const poll = (checks: boolean) => {
     if ((++ticks & 255) !== 0) return;
-    const now = performance.now();
+    const now = nowMs();
     if (now > deadline) throw new Timeout();
     if (now > stopAt || options.onPoll?.() === true) throw new StoppedEarly();
     if (checks && !inDeferred && deferred.length > 0 && now > deferred[0].at) runDeferred();
@@ -254,13 +255,13 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     // Taken off the list first.
     const checks = deferred.shift();
     if (!checks) return;
-    const began = performance.now();
+    const began = nowMs();
     inDeferred = true;
     try {
       checks.run();
     } finally {
       inDeferred = false;
-      deferredMs += performance.now() - began;
+      deferredMs += nowMs() - began;
     }
   };
   const budget: Budget = {
@@ -336,7 +337,7 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
     }
     // A part the bounded engine did not finish, of a spec the parity route found realizable: its
     // controller (checked below like any other).
-    if (outcome.verdict === 'unknown' && budget.realizable?.spec === lifted && performance.now() < deadline) outcome = budget.realizable.outcome;
+    if (outcome.verdict === 'unknown' && budget.realizable?.spec === lifted && nowMs() < deadline) outcome = budget.realizable.outcome;
     if (fixing) outcome = liftOutcome(outcome, spec, fixing.fixed);
     if (outcome.verdict === 'unknown') return { verdict: 'unknown', reason: outcome.reason, seconds: seconds() };
     if (outcome.verdict === 'unrealizable') {
@@ -372,7 +373,7 @@ function run(spec: GameSpec, options: SynthesisOptions, want: Wanted): Synthesis
       // A bug in the parity route, caught by the check: never a verdict, and not the user's
       // problem either: the bounded engine solves the spec with the time that is left.
       budget.progress(`parity route: its controller failed the independent check (${verdict.kind}); solving with the bounded engine`);
-      const rest = run(spec, { ...options, route: 'bounded', timeoutMs: Math.max(1, deadline - performance.now()) }, want);
+      const rest = run(spec, { ...options, route: 'bounded', timeoutMs: Math.max(1, deadline - nowMs()) }, want);
       return { ...rest, seconds: seconds() };
     }
     if (verdict && !verdict.ok)
@@ -506,7 +507,7 @@ function withoutVacuousAssumptions(spec: GameSpec, budget: Budget): GameSpec {
   if (spec.assumptions.length === 0) return spec;
   // Satisfiable assumptions with many `X` obligations have exponential automata, so the check
   // gets a small slice: contradictions show up early in the product (Felix*: 10 ms).
-  const slice = Math.min(budget.deadline, performance.now() + Math.max(50, Math.min(1000, (budget.deadline - performance.now()) / 20)));
+  const slice = Math.min(budget.deadline, nowMs() + Math.max(50, Math.min(1000, (budget.deadline - nowMs()) / 20)));
   try {
     // The product finds an empty conjunction fast: once a partial product is empty, the rest are trivial.
     // Only emptiness matters, so the guards stay BDDs (turning them into formulas cost seconds on
@@ -523,7 +524,7 @@ function withoutVacuousAssumptions(spec: GameSpec, budget: Budget): GameSpec {
     const automaton = translateLtlSymbolic(formula, new BddManager(), { deadline: slice, tick: budget.tick, productOfConjuncts: true });
     if (automaton.edges.some((out) => out.length > 0)) return spec;
   } catch (err) {
-    if (err instanceof TimeoutError && performance.now() < budget.deadline) return spec;
+    if (err instanceof TimeoutError && nowMs() < budget.deadline) return spec;
     throw err;
   }
   budget.progress('the assumptions contradict each other: every guarantee holds vacuously');
@@ -542,14 +543,14 @@ function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, w
   if (all.length <= 1) return undefined;
   const probes = all.filter((g) => ![...atoms(g.formula)].some((a) => outputs.has(a)));
   for (const g of probes) {
-    const sliceEnd = Math.min(budget.deadline, performance.now() + Math.max(200, (budget.deadline - performance.now()) / 8));
+    const sliceEnd = Math.min(budget.deadline, nowMs() + Math.max(200, (budget.deadline - nowMs()) / 8));
     let ticks = 0;
     const sub: Budget = {
       ...budget,
       deadline: sliceEnd,
       tick: () => {
         budget.tick();
-        if ((++ticks & 255) === 0 && performance.now() > sliceEnd) throw new ProbeTimeout();
+        if ((++ticks & 255) === 0 && nowMs() > sliceEnd) throw new ProbeTimeout();
       },
     };
     try {
@@ -560,7 +561,7 @@ function probeEnvironmentGuarantees(spec: GameSpec, options: SynthesisOptions, w
     } catch (err) {
       // The probe's slice ran out: its own tick, or a translation given the slice as deadline
       // (which used to escape as a timeout of the whole spec when the probe ran early).
-      const sliceOver = (err instanceof TimeoutError || err instanceof Timeout) && performance.now() < budget.deadline;
+      const sliceOver = (err instanceof TimeoutError || err instanceof Timeout) && nowMs() < budget.deadline;
       if (!(err instanceof ProbeTimeout) && !sliceOver) throw err;
     }
   }
@@ -648,7 +649,7 @@ function solveSpec(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   if (route === 'bounded' || boundedOnly) return solveGame(spec, options, want, budget);
   if (route === 'auto' && want.controller && spec.signals.length > 0) {
     const bounded = solveGame(spec, options, want, budget);
-    if (bounded.verdict !== 'unknown' || performance.now() > budget.deadline) return bounded;
+    if (bounded.verdict !== 'unknown' || nowMs() > budget.deadline) return bounded;
     if (budget.realizable?.spec === spec) return budget.realizable.outcome;
     const late = solveByParity(spec, want, budget, 1, false, true);
     return typeof late === 'string' ? bounded : late;
@@ -683,12 +684,12 @@ function solveByParity(
    */
   general = false,
 ): GameOutcome | string {
-  const began = performance.now();
+  const began = nowMs();
   const sliceEnd = share >= 1 ? budget.deadline : Math.min(budget.deadline, began + Math.max(200, (budget.deadline - began) * share));
   let ticks = 0;
   const tick = () => {
     budget.clock();
-    if ((++ticks & 255) === 0 && performance.now() > sliceEnd) throw new ProbeTimeout();
+    if ((++ticks & 255) === 0 && nowMs() > sliceEnd) throw new ProbeTimeout();
   };
   const checkPoll = checkWithinSlice ? tick : budget.clock;
   try {
@@ -718,7 +719,7 @@ function solveByParity(
     return { verdict: 'unrealizable', counterstrategy: r.counterstrategy, stats };
   } catch (err) {
     if (!(err instanceof ProbeTimeout)) throw err;
-    if (performance.now() < budget.deadline) return 'did not finish in its time slice';
+    if (nowMs() < budget.deadline) return 'did not finish in its time slice';
     // A slice that ends with the whole budget (`route: 'parity'`) is the budget's own timeout,
     // whichever of the two polls saw it first (this one was an internal error).
     throw new Timeout();
@@ -938,12 +939,12 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   // exponential translation (many `X` obligations under all assumptions) must not starve the
   // other game. `undefined` = the slice ran out; the global deadline still throws.
   const sliced = (build: (deadline: number) => MoveTable, final: boolean, share = 3): MoveTable | undefined => {
-    const now = performance.now();
+    const now = nowMs();
     const deadline = final ? budget.deadline : Math.min(budget.deadline, now + Math.max(200, (budget.deadline - now) / share));
     try {
       return build(deadline);
     } catch (err) {
-      if (!final && err instanceof TimeoutError && performance.now() < budget.deadline) return undefined;
+      if (!final && err instanceof TimeoutError && nowMs() < budget.deadline) return undefined;
       throw err;
     }
   };
@@ -972,7 +973,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     let ticks = 0;
     return () => {
       tick();
-      if ((++ticks & 255) === 0 && performance.now() > end) throw new GameSliceOver();
+      if ((++ticks & 255) === 0 && nowMs() > end) throw new GameSliceOver();
     };
   };
   // With propositions fixed, the dual's automaton is the smaller one: its K = 0 game goes first
@@ -1000,7 +1001,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     const dualLeft = !dualStuck && Kd <= maxK;
     const final =
       side === 'primal' ? !dualLeft || (dualBlocked && primalBlocked) || (known && (primalBlocked || fullBlocked)) : !primalOpen;
-    let began = performance.now();
+    let began = nowMs();
     if (side === 'primal') {
       const switchToFull = primal !== undefined && !primalComplete && !fullBlocked && (Kp >= 2 || primalStuck);
       if (primal === undefined || switchToFull) {
@@ -1011,7 +1012,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         const share = dual === undefined && (!known || primal === undefined) ? FIRST_PRIMAL_SHARE : 3;
         const built = sliced((deadline) => primalTable(switchToFull ? fullParts : relevantParts, label, deadline), final, share);
         if (!built) {
-          spentPrimal += performance.now() - began;
+          spentPrimal += nowMs() - began;
           progress(`automaton for ¬φ (${label}) did not fit its time slice`);
           if (switchToFull) fullBlocked = true;
           else primalBlocked = true;
@@ -1021,7 +1022,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         primalBlocked = false;
         // A primal automaton that was built is not charged to the primal side (only a failed
         // attempt is): charging it hands the dual several rounds first, which cost Lights2* seconds.
-        began = performance.now();
+        began = nowMs();
         if (switchToFull) {
           primalComplete = true;
           primalStuck = false;
@@ -1029,7 +1030,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         if (useDual && !known && dual === undefined && !dualBlocked && primal.ucw.stateCount >= LARGE_PRIMAL_AUTOMATON) {
           const decided = probeDual();
           if (decided) return decided;
-          began = performance.now();
+          began = nowMs();
         }
       }
       const K = Kp;
@@ -1044,9 +1045,9 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         game = solveOnTheFly(primal, K, nodeCap, gameEnd === Infinity ? tick : slicedTick(gameEnd));
       } catch (err) {
         if (!(err instanceof GameSliceOver)) throw err;
-        primalGameSlice = 2 * (performance.now() - began);
-        spentPrimal += performance.now() - began;
-        progress(`primal K=${K}: paused after ${Math.round(performance.now() - began)} ms for the dual game`);
+        primalGameSlice = 2 * (nowMs() - began);
+        spentPrimal += nowMs() - began;
+        progress(`primal K=${K}: paused after ${Math.round(nowMs() - began)} ms for the dual game`);
         continue;
       }
       progress(`primal K=${K}: ${game.status} (${game.nodeCount} positions)`);
@@ -1065,14 +1066,14 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         return { verdict: 'unrealizable', counterstrategy: extractAttractorCounterstrategy(replayed, inputs, outputs, sinkInput), stats };
       }
       Kp = K_SCHEDULE(Kp);
-      spentPrimal += performance.now() - began;
+      spentPrimal += nowMs() - began;
     } else {
       let game: SolvedGame;
       const K = Kd;
       try {
         if (dual === undefined) {
           const built = sliced(dualTable, final);
-          spentDual += performance.now() - began;
+          spentDual += nowMs() - began;
           if (!built) {
             progress('automaton for φ did not fit its time slice');
             dualBlocked = true;
@@ -1086,14 +1087,14 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         if (!(err instanceof DualMoot)) throw err;
         // Known realizable now: the loop leaves the dual side alone from here on.
         progress('the spec is known realizable: the dual game stops');
-        spentDual += performance.now() - began;
+        spentDual += nowMs() - began;
         continue;
       }
       progress(`dual K=${K}: ${game.status} (${game.nodeCount} positions)`);
       if (game.status === 'win') return unrealizable(game);
       if (game.status === 'overflow') dualStuck = true;
       Kd = K_SCHEDULE(Kd);
-      spentDual += performance.now() - began;
+      spentDual += nowMs() - began;
     }
   }
   if (primalStuck || dualStuck) return { verdict: 'unknown', reason: 'game too large' };
@@ -1129,7 +1130,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
    * interleaving afterwards is unchanged. `undefined` = not decided (the slice may have run out).
    */
   function probeDual(why = 'probed before the large primal game'): GameOutcome | undefined {
-    const began = performance.now();
+    const began = nowMs();
     const sliceEnd = Math.min(budget.deadline, began + Math.max(200, (budget.deadline - began) / DUAL_PROBE_SHARE));
     // The translation gets a smaller part of the slice: where the probe pays off, φ's automaton
     // is small (36–45 states, under 0.6 s), and a costly one is better left to the usual schedule.
@@ -1139,7 +1140,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     // games of their own for seconds, and the probe's slice ran out before its K = 0 game, which
     // decides the spec (AllLights_2c5b09da with a controller: 10 s, unknown; now 0.3–2.9 s).
     const deferredBefore = budget.deferredMs();
-    const over = (end: number) => performance.now() > end + (budget.deferredMs() - deferredBefore);
+    const over = (end: number) => nowMs() > end + (budget.deferredMs() - deferredBefore);
     let ticks = 0;
     const within = (end: number) => () => {
       dualTick();
@@ -1161,10 +1162,10 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         return undefined;
       }
       const sliceOver = err instanceof ProbeTimeout || err instanceof TimeoutError;
-      if (!sliceOver || performance.now() > budget.deadline) throw err;
+      if (!sliceOver || nowMs() > budget.deadline) throw err;
       progress('the dual probe did not finish in its slice');
     } finally {
-      spentDual += performance.now() - began;
+      spentDual += nowMs() - began;
     }
     return undefined;
   }
@@ -1212,7 +1213,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         props: new Set([g, ...relevantAssumptions(g, assumptionList)].flatMap((f) => [...atoms(f)])),
       }));
     } catch (err) {
-      if (err instanceof TimeoutError && performance.now() < budget.deadline) return undefined;
+      if (err instanceof TimeoutError && nowMs() < budget.deadline) return undefined;
       throw err;
     }
   }

@@ -18,10 +18,11 @@
 import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { TheoryName } from '../game/spec.js';
+import { setV8Flags } from './v8-flags.js';
+import { nowMs } from '../diagnostics/clock.js';
 
 export interface IsolatedRequest {
   readonly file?: string;
@@ -154,6 +155,8 @@ export class IsolatedChecker {
   readonly #deferOptimization: boolean;
   readonly #workerHeapMb: number;
   #inProcessSpentMs = 0;
+  /** Requests attempted in this thread so far. */
+  #attemptsHere = 0;
 
   constructor(options: CheckerOptions = {}) {
     this.#graceMs = options.graceMs ?? 2000;
@@ -196,10 +199,13 @@ export class IsolatedChecker {
   }
 
   async #checkOne(request: IsolatedRequest): Promise<IsolatedResult> {
-    // getHeapStatistics, not process.memoryUsage(): the latter also reads the resident set size,
-    // whose first call took 0.1–9 ms here, on every `tslc check` (V8's own statistics take 0.1 ms).
+    // The heap is read only once this thread has solved something: a process's first request
+    // starts from a heap of a few MB, and reading it costs 0.1–3 ms on its first call.
     const tryHere =
-      this.#inProcessMs > 0 && this.#worker === undefined && !this.#inProcessSpoiled && heapUsedMb() < this.#recycleHeapMb;
+      this.#inProcessMs > 0 &&
+      this.#worker === undefined &&
+      !this.#inProcessSpoiled &&
+      (this.#attemptsHere === 0 || heapUsedMb() < this.#recycleHeapMb);
     if (!tryHere) return this.#send(request);
     const hardLimitMs = Math.min(request.timeoutMs, this.#inProcessMs) + this.#graceMs;
     const optimizeAfterMs = this.#deferOptimization ? Math.max(0, OPTIMIZE_AFTER_MS - this.#inProcessSpentMs) : undefined;
@@ -210,6 +216,7 @@ export class IsolatedChecker {
       maxHeapMb: this.#inProcessHeapMb,
       optimizeAfterMs,
     });
+    this.#attemptsHere++;
     this.#inProcessSpentMs += attempt.seconds * 1000;
     if (!('handOver' in attempt)) return attempt;
     if (attempt.interrupted) this.#inProcessSpoiled = true;
@@ -226,12 +233,12 @@ export class IsolatedChecker {
     await loadWorkerThreads();
     const worker = this.#ensureWorker();
     return new Promise<IsolatedResult>((resolve) => {
-      const started = performance.now();
+      const started = nowMs();
       const timer = setTimeout(() => {
         // The hard limit: whatever the solver is doing, the worker goes and a fresh one serves
         // the next request.
         this.#discard();
-        this.#settle({ verdict: 'unknown', reason: 'timeout', seconds: (performance.now() - started) / 1000 });
+        this.#settle({ verdict: 'unknown', reason: 'timeout', seconds: (nowMs() - started) / 1000 });
       }, request.timeoutMs + this.#graceMs);
       this.#pending = { resolve, started, timer };
       // Only a worker with a request in flight keeps the process alive.
@@ -250,7 +257,7 @@ export class IsolatedChecker {
   }
 
   #elapsed(): number {
-    return this.#pending ? (performance.now() - this.#pending.started) / 1000 : 0;
+    return this.#pending ? (nowMs() - this.#pending.started) / 1000 : 0;
   }
 
   #discard(): void {
@@ -304,14 +311,13 @@ export async function runIsolated(request: IsolatedRequest): Promise<IsolatedRes
  * Turns V8's optimizing compiler (TurboFan) on or off for the whole process.
  *
  * Changing a V8 flag changes the flag hash that code caches are checked against, so every Node
- * built-in module loaded afterwards is compiled from source instead of from Node's own code cache.
- * The `performance` global is such a module (perf_hooks and ten more), loaded on first use: the
- * solver's first `performance.now()` after the switch took 2–6 ms instead of 0.5 ms. It is
- * touched here first, so a check loads no built-in module after the switch.
+ * built-in module loaded afterwards is compiled from source instead of from Node's own code cache
+ * (perf_hooks, behind the `performance` global, took 2–6 ms instead of 0.5 that way): a check
+ * must load none after the switch. The solver's clock is `process.uptime()` (diagnostics/clock.ts)
+ * and the heap is read with `process.memoryUsage()`, neither of which loads a module.
  */
 function setOptimizingCompiler(on: boolean): void {
-  void performance.now();
-  setFlagsFromString(on ? '--turbofan' : '--no-turbofan');
+  setV8Flags(on ? '--turbofan' : '--no-turbofan');
 }
 
 /** How an in-process run may be cut short, for the checker's first attempt. */
@@ -336,7 +342,7 @@ function pollFor(limits: InProcessLimits, started: number): (() => boolean) | un
   let optimizeAt = optimizeAfterMs === undefined ? Infinity : started + optimizeAfterMs;
   let heapAt = started + HEAP_POLL_MS;
   return () => {
-    const now = performance.now();
+    const now = nowMs();
     if (now >= optimizeAt) {
       optimizeAt = Infinity;
       setOptimizingCompiler(true);
@@ -347,7 +353,9 @@ function pollFor(limits: InProcessLimits, started: number): (() => boolean) | un
   };
 }
 
-const heapUsedMb = () => getHeapStatistics().used_heap_size / 2 ** 20;
+// process.memoryUsage(), not node:v8's getHeapStatistics: loading node:v8 costs every check 1–2 ms
+// (v8-flags.ts), and after the TurboFan switch more (built-ins then compile from source).
+const heapUsedMb = () => process.memoryUsage().heapUsed / 2 ** 20;
 
 /** An in-process attempt that did not finish in its limits: the request should go elsewhere. */
 export interface HandOver {
@@ -390,8 +398,8 @@ async function runWithHardLimit(solve: () => void, ms: number): Promise<boolean>
 export async function runInProcess(request: IsolatedRequest): Promise<IsolatedResult>;
 export async function runInProcess(request: IsolatedRequest, limits: InProcessLimits): Promise<IsolatedResult | HandOver>;
 export async function runInProcess(request: IsolatedRequest, limits?: InProcessLimits): Promise<IsolatedResult | HandOver> {
-  const started = performance.now();
-  const seconds = () => (performance.now() - started) / 1000;
+  const started = nowMs();
+  const seconds = () => (nowMs() - started) / 1000;
   const { UserError } = await import('../diagnostics/diagnostic.js');
   const { loadGame, loadLtlGame, FrontEndTimeout } = await import('../frontend/load.js');
   try {
@@ -409,7 +417,7 @@ export async function runInProcess(request: IsolatedRequest, limits?: InProcessL
           deadline,
         });
     const { checkRealizability, synthesizeController, CONTROLLER_TOO_LARGE, STOPPED_EARLY } = await import('./index.js');
-    const remaining = Math.max(1, request.timeoutMs - (performance.now() - started));
+    const remaining = Math.max(1, request.timeoutMs - (nowMs() - started));
     const options = { timeoutMs: remaining, stopAfterMs: limits?.stopAfterMs, onPoll: limits && pollFor(limits, started) };
     let result: IsolatedResult | undefined;
     const solve = (): void => {
@@ -431,7 +439,7 @@ export async function runInProcess(request: IsolatedRequest, limits?: InProcessL
       solve();
       return withWarnings(result!);
     }
-    if (!(await runWithHardLimit(solve, limits.hardLimitMs - (performance.now() - started))))
+    if (!(await runWithHardLimit(solve, limits.hardLimitMs - (nowMs() - started))))
       return { handOver: true, seconds: seconds(), interrupted: true };
     if (result!.verdict === 'unknown' && result!.reason === STOPPED_EARLY) return { handOver: true, seconds: seconds(), interrupted: false };
     return withWarnings(result!);

@@ -21,6 +21,7 @@ import { comparisonOf, liaUnsat, linearOf, numericSignals } from './lia.js';
 import { type Constraint, linear } from './omega.js';
 import { ufUnsat } from './congruence.js';
 import { type TAtom, type TLiteral, atomKey, atomSignals, atTime, fromTermData, predicateText, shiftBack, termText } from './terms.js';
+import { nowMs } from '../diagnostics/clock.js';
 
 export interface DeriveOptions {
   /** Largest consistency clause, in literals (default 3; every size when a cluster has ≤ 4 predicates). */
@@ -80,7 +81,7 @@ const MAX_RELEVANT = 8;
 class OutOfTime extends Error {}
 
 export function deriveTheoryAssumptions(game: GameSpec, theory: TheoryName, options: DeriveOptions = {}): DeriveResult {
-  const started = performance.now();
+  const started = nowMs();
   const budgetMs = options.budgetMs ?? 3000;
   const maxPre = options.maxPreconditionSize ?? 2;
   let exhaustive = true;
@@ -103,7 +104,7 @@ export function deriveTheoryAssumptions(game: GameSpec, theory: TheoryName, opti
       return { prop: p.name, atom, text: predicateText(p.predicate.fn, p.predicate.args), signals: atomSignals(atom) };
     })
     .filter((p) => isTheoryAtom(p.atom));
-  if (preds.length === 0) return { parts, exhaustive, queries, milliseconds: performance.now() - started };
+  if (preds.length === 0) return { parts, exhaustive, queries, milliseconds: nowMs() - started };
 
   // Many candidate facts ask the same question (a precondition's own consistency, above all).
   const memo = new Map<string, boolean>();
@@ -113,7 +114,7 @@ export function deriveTheoryAssumptions(game: GameSpec, theory: TheoryName, opti
       const known = memo.get(key);
       if (known !== undefined) return known;
     }
-    if (++queries % 64 === 0 && performance.now() - started > budgetMs) throw new OutOfTime();
+    if (++queries % 64 === 0 && nowMs() - started > budgetMs) throw new OutOfTime();
     const answer = theory === 'LIA' ? liaUnsat(lits, numeric, extra) : extra.length === 0 && ufUnsat(lits);
     if (key !== undefined) memo.set(key, answer);
     return answer;
@@ -200,7 +201,7 @@ export function deriveTheoryAssumptions(game: GameSpec, theory: TheoryName, opti
     if (!(err instanceof OutOfTime)) throw err;
     exhaustive = false;
   }
-  return { parts, exhaustive, queries, milliseconds: performance.now() - started };
+  return { parts, exhaustive, queries, milliseconds: nowMs() - started };
 
   /**
    * Emits what one choice of updates makes true next, without repeating itself: a predicate the

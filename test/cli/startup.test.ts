@@ -247,10 +247,14 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     const runner = join(root, 'dist/src/cli/bundle-runner.cjs');
     const tiny = join(dir, 'flip.tlsf');
     writeFileSync(tiny, 'INFO { TITLE: "t" DESCRIPTION: "d" SEMANTICS: Mealy TARGET: Mealy }\nMAIN { INPUTS { r; } OUTPUTS { g; } GUARANTEE { G (r -> F g); } }\n');
-    const probe = `const v8 = require('node:v8');
+    // The solver sets the flag through the v8 binding (src/synthesis/v8-flags.ts): the probe
+    // wraps the binding's function, which the solver looks up on its first flag change.
+    const probe = `process.noDeprecation = true;
+    const v8 = process.binding('v8');
+    process.noDeprecation = false;
     const set = v8.setFlagsFromString;
     let at;
-    v8.setFlagsFromString = (flags) => { if (at === undefined) at = { flags, loaded: process.moduleLoadList.length }; return set(flags); };
+    v8.setFlagsFromString = (flags) => { if (at === undefined) at = { flags, loaded: process.moduleLoadList.length }; return set.call(v8, flags); };
     require(${JSON.stringify(runner)}).runFastCheck(['check', '--json', '--no-explain', ${JSON.stringify(tiny)}]).then((o) => {
       require('node:fs').writeSync(2, JSON.stringify({ outcome: o, at, after: at && process.moduleLoadList.slice(at.loaded) }));
     });`;
@@ -260,6 +264,27 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'realizable' });
     expect(at?.flags).toBe('--no-turbofan');
     expect(after!.filter((m) => m.startsWith('NativeModule '))).toEqual([]);
+  });
+
+  it('a check loads neither node:v8 (nor the stream modules it brings) nor perf_hooks, and prints no deprecation warning', () => {
+    // node:v8 loads internal/heap_utils and Node's stream stack (1–2 ms of every check); the
+    // TurboFan switch goes through the v8 binding instead, and the heap is read with
+    // process.memoryUsage() (src/synthesis/v8-flags.ts, isolated.ts).
+    const preload = join(dir, 'v8-list.cjs');
+    writeFileSync(preload, "process.on('exit', () => require('node:fs').writeFileSync(process.env.LIST_OUT, JSON.stringify(process.moduleLoadList)));\n");
+    const out = join(dir, 'v8-list.json');
+    const spec = join(dir, 'v8-response.tlsf');
+    writeFileSync(spec, 'INFO { TITLE: "t" DESCRIPTION: "d" SEMANTICS: Mealy TARGET: Mealy }\nMAIN { INPUTS { r; } OUTPUTS { g; } GUARANTEE { G (r -> F g); } }\n');
+    const r = spawnSync(process.execPath, ['-r', preload, join(root, 'bin/tslc.js'), 'check', '--json', '--no-explain', spec], { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, LIST_OUT: out } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ verdict: 'realizable' });
+    const loaded = JSON.parse(readFileSync(out, 'utf8')) as string[];
+    expect(loaded).toContain('NativeModule vm');
+    expect(loaded.filter((m) => m === 'NativeModule v8' || m === 'NativeModule stream' || m === 'NativeModule internal/heap_utils')).toEqual([]);
+    // Nor perf_hooks: the solver's clock is process.uptime() (src/diagnostics/clock.ts). (Node's
+    // own start loads internal/perf/utils; perf_hooks brings performance and ten more.)
+    expect(loaded.filter((m) => m === 'NativeModule perf_hooks' || m === 'NativeModule internal/perf/performance')).toEqual([]);
   });
 
   it('a plain check never loads node:module (it brings Node\'s ES module loader)', () => {
