@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { environmentNote, INHERIT_ENV_OPTION, median, option, timedEnvironment, useTimedEnvironment } from './measure.js';
+import { environmentNote, INHERIT_ENV_OPTION, median, option, shownPath, timedEnvironment, useTimedEnvironment } from './measure.js';
 import type { BenchSection } from './sections.js';
 import { installed, report, type Row, type Run, runSideBySide } from './syntcomp.js';
 
@@ -147,7 +147,7 @@ export const corpusSection: BenchSection = {
       args,
       section: 'corpus',
       heading: `## Corpus realizability (\`corpus\`: ${rows.length} specs, ${timeout} s limit each)`,
-      intro: `The SYNTCOMP TSL benchmarks of the shared corpus (${corpus}, manifest.tsv): the .tlsf of each spec when there is one (ltlsynt reads those), else its .tsl.`,
+      intro: `The SYNTCOMP TSL benchmarks of the shared corpus (${shownPath(corpus)}, manifest.tsv): the .tlsf of each spec when there is one (ltlsynt reads those), else its .tsl.`,
       statusName: 'the expected status (manifest.tsv)',
       extra,
     });

@@ -6,7 +6,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { mulberry32 } from '../runtime/random.js';
 
 export interface Timed {
@@ -160,4 +161,21 @@ export function option(args: readonly string[], name: string): string | undefine
 /** A small seeded generator (mulberry32), so `--sample N --seed S` picks the same specs every time. */
 export function seededRandom(seed: number): () => number {
   return mulberry32(seed);
+}
+
+/** The checkout's root: above dist/bench/ when compiled, above bench/ when run from sources (tests). */
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const checkoutRoot = basename(dirname(benchDir)) === 'dist' ? join(benchDir, '../..') : join(benchDir, '..');
+
+/**
+ * A path as the result files show it: relative to the checkout (`../shared/corpus`), so a table
+ * says where its inputs were without naming this machine's folders.
+ */
+export function shownPath(path: string): string {
+  return isAbsolute(path) ? relative(checkoutRoot, path) || '.' : path;
+}
+
+/** The command line that produced a table, with absolute paths shown relative to the checkout. */
+export function shownCommand(args: readonly string[]): string {
+  return `npm run bench -- ${args.map((a) => (isAbsolute(a) ? shownPath(a) : a)).join(' ')}`.trim();
 }

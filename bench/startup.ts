@@ -27,7 +27,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { environmentNote, INHERIT_ENV_OPTION, median, option, runTimed, useTimedEnvironment } from './measure.js';
+import { environmentNote, INHERIT_ENV_OPTION, median, option, runTimed, shownCommand, useTimedEnvironment } from './measure.js';
 import type { BenchSection } from './sections.js';
 import { packedSources, parseRecorded, sampleOf } from './syntcomp.js';
 
@@ -188,7 +188,7 @@ export const startupSection: BenchSection = {
       return /"verdict":"(\w+)"/.exec(a)?.[1] ?? '';
     };
     const environment = await environmentNote();
-    const command = `npm run bench -- ${args.join(' ')}`.trim();
+    const command = shownCommand(args);
     const baseCols = baselineBin ? ' baseline ms | baseline − node ms |' : '';
     const lines = [
       `## Start-up: tslc check of small specs against \`node -e 0\` (\`startup\`)`,

@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync } from 'node:zlib';
-import { environmentNote, forEachWithJobs, INHERIT_ENV_OPTION, median, nodeStartup, option, runTimed, seededRandom, type Timed, useTimedEnvironment } from './measure.js';
+import { environmentNote, forEachWithJobs, INHERIT_ENV_OPTION, median, nodeStartup, option, runTimed, seededRandom, shownCommand, type Timed, useTimedEnvironment } from './measure.js';
 import type { BenchSection } from './sections.js';
 
 /** dist/bench/syntcomp.js → the checkout's root. */
@@ -429,7 +429,7 @@ export function report(rows: readonly Row[], theirs: (r: Row) => Run | undefined
     rs.length === 0 ? '' : `: ${rs.slice(0, max).map((r) => `\`${r.key.replace(/^tlsf\//, '')}\``).join(', ')}${rs.length > max ? `, … (${rs.length - max} more)` : ''}`;
   const them = c.live ? 'ltlsynt' : 'ltlsynt (recorded)';
   const section = c.section ?? 'syntcomp';
-  const command = `npm run bench -- ${section} ${c.args.filter((a) => a !== section).join(' ')}`.trim();
+  const command = shownCommand([section, ...c.args.filter((a) => a !== section)]);
   const lines: string[] = [
     c.heading ?? `## SYNTCOMP LTL track (\`syntcomp\`: ${rows.length} files, ${c.timeout} s limit each)`,
     '',

@@ -1,5 +1,6 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { environmentNote, runTimed, START_UP_VARIABLES, useTimedEnvironment } from '../../bench/measure.js';
+import { environmentNote, runTimed, shownCommand, shownPath, START_UP_VARIABLES, useTimedEnvironment } from '../../bench/measure.js';
 
 // A child that prints the variable as it sees it.
 const seen = async (): Promise<string> =>
@@ -36,5 +37,16 @@ describe('the timed commands’ environment', () => {
     expect(await environmentNote(1)).toMatch(/`NODE_EXTRA_CA_CERTS` is set on this machine and was removed .* took a median \d+ ms with it and \d+ ms without/);
     useTimedEnvironment(['--inherit-env']);
     expect(await environmentNote(1)).toMatch(/was kept \(`--inherit-env`\)/);
+  });
+});
+
+describe('paths in the result files', () => {
+  const root = join(import.meta.dirname, '../..');
+  it('are shown relative to the checkout, so no table names this machine’s folders', () => {
+    expect(shownPath(join(root, '../shared/corpus'))).toBe(join('..', 'shared', 'corpus'));
+    expect(shownPath(join(root, 'bench'))).toBe('bench');
+    expect(shownPath(root)).toBe('.');
+    expect(shownPath('specs/adventure.tsl')).toBe('specs/adventure.tsl');
+    expect(shownCommand(['startup', '--runs', '15', '--baseline', join(root, '../base/bin/tslc.js')])).toBe('npm run bench -- startup --runs 15 --baseline ../base/bin/tslc.js');
   });
 });
