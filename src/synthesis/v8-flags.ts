@@ -4,11 +4,11 @@
  * `setFlagsFromString` has one public door, `node:v8`, and in Node 20 that module loads
  * `internal/heap_utils` and with it Node's whole stream stack (26 built-in modules): 1–2 ms of
  * every `tslc check`, which switches TurboFan off before it solves (isolated.ts). The same
- * function sits in the `v8` binding that `node:v8` wraps, still reachable as
- * `process.binding('v8')` in Node 20–24, which costs 0.2 ms. That door is deprecated (DEP0111,
- * printed once per process): the warning is held back for this one synchronous call, since it
- * would be about tslc's internals, not the user's code. Wherever the binding is gone or has no
- * such function (a later Node), `node:v8` does the same job.
+ * function sits in the `v8` binding that `node:v8` wraps, still reachable in Node 20 as
+ * `process.binding('v8')`, which costs 0.2 ms. That door is deprecated (DEP0111, printed once per
+ * process): the warning is held back for this one synchronous call, since it would be about
+ * tslc's internals, not the user's code. Wherever the binding is gone or has no such function (a
+ * later Node), `node:v8` does the same job.
  */
 
 type SetFlags = (flags: string) => void;
