@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync } from 'node:zlib';
-import { environmentNote, forEachWithJobs, INHERIT_ENV_OPTION, median, nodeStartup, option, runTimed, seededRandom, shownCommand, type Timed, useTimedEnvironment } from './measure.js';
+import { environmentNote, forEachWithJobs, INHERIT_ENV_OPTION, median, nodeStartup, option, runTimed, seededRandom, shownCommand, shownPath, type Timed, useTimedEnvironment } from './measure.js';
 import type { BenchSection } from './sections.js';
 
 /** dist/bench/syntcomp.js → the checkout's root. */
@@ -437,7 +437,7 @@ export function report(rows: readonly Row[], theirs: (r: Row) => Run | undefined
     `Command: \`${command}\`. tslc: \`node bin/tslc.js check --json --no-explain${c.withStates ? '' : ' --no-states'} --timeout ${c.timeout} FILE\` (${c.withStates ? 'a realizable spec gets a controller, minimized and model-checked' : 'verdict only'}); ` +
       (c.live
         ? `ltlsynt 2.12.1: \`ltlsynt --tlsf=FILE --realizability\`, and with \`--states\` \`ltlsynt --tlsf=FILE\` (its controller) on the specs it finds realizable. Per spec, in this order: \`node -e 0\`, tslc with \`--no-states\`, ltlsynt --realizability, tslc${c.withStates ? '' : ' (skipped: --no-states)'}, ltlsynt with a controller (one process each, wall time around the spawn, process start included).`
-        : `ltlsynt: recorded verdicts and seconds (${c.recorded ?? 'none'}).`),
+        : `ltlsynt: recorded verdicts and seconds (${c.recorded === undefined ? 'none' : shownPath(c.recorded)}).`),
     '',
     '| | count |',
     '| --- | ---: |',
