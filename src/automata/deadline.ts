@@ -1,9 +1,9 @@
-import { nowMs } from '../diagnostics/clock.js';
 /**
  * Cooperative deadlines for the automata layer. Long translations poll a `Deadline` at cheap
  * points (one state explored, one product formed) so an in-process caller can stop them; a
  * worker thread is no longer the only way to bound their time.
  */
+import { nowMs } from '../diagnostics/clock.js';
 
 /**
  * Thrown when a translation ran past its deadline, its size cap or its work budget (a count of
