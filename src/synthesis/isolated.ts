@@ -353,9 +353,13 @@ function pollFor(limits: InProcessLimits, started: number): (() => boolean) | un
   };
 }
 
-// process.memoryUsage(), not node:v8's getHeapStatistics: loading node:v8 costs every check 1–2 ms
-// (v8-flags.ts), and after the TurboFan switch more (built-ins then compile from source).
-const heapUsedMb = () => process.memoryUsage().heapUsed / 2 ** 20;
+/**
+ * This thread's heap in use, in MB: the checker's and the worker's one measure (a worker's answer
+ * is compared against `recycleHeapMb` like this thread's own). process.memoryUsage(), not node:v8's
+ * getHeapStatistics: loading node:v8 costs every check 1–2 ms (v8-flags.ts), and after the
+ * TurboFan switch more (built-ins then compile from source).
+ */
+export const heapUsedMb = (): number => process.memoryUsage().heapUsed / 2 ** 20;
 
 /** An in-process attempt that did not finish in its limits: the request should go elsewhere. */
 export interface HandOver {

@@ -4,7 +4,7 @@
  * that work overlaps the main thread's start-up instead of following the first request.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { type IsolatedRequest, runInProcess, type WorkerAnswer, type WorkerSetup } from './isolated.js';
+import { heapUsedMb, type IsolatedRequest, runInProcess, type WorkerAnswer, type WorkerSetup } from './isolated.js';
 
 const setup = workerData as WorkerSetup;
 const FRONT_ENDS = { tsl: () => import('../tsl/index.js'), tlsf: () => import('../tlsf/index.js'), ltl: () => import('../frontend/game-from-ltl.js') };
@@ -13,7 +13,7 @@ void Promise.all([import('./index.js'), import('../frontend/load.js'), ...setup.
 
 parentPort?.on('message', (request: IsolatedRequest) => {
   void runInProcess(request).then((result) => {
-    const answer: WorkerAnswer = { result, heapMb: process.memoryUsage().heapUsed / 2 ** 20 };
+    const answer: WorkerAnswer = { result, heapMb: heapUsedMb() };
     parentPort?.postMessage(answer);
   });
 });
