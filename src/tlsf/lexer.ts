@@ -32,16 +32,20 @@ const SYMBOLS: ReadonlyMap<string, readonly string[]> = (() => {
   return byFirst;
 })();
 
-const IDENT = /[\p{L}_@][\p{L}\p{N}_@']*/uy;
-const IDENT_PART = /[\p{L}\p{N}_@']*/uy;
-const SPACE = /\s+/y;
-
 /*
- * ASCII characters are classified by code here, and the Unicode expressions above are used only
- * at a non-ASCII character: V8 builds `\p{L}` and `\p{N}` into large character tables when an
- * expression first runs, and running them in a not-yet-optimized check cost more than lexing the
- * rest of a small spec (`tslc check` runs once per spec; see docs/synthesis.md, start-up).
+ * ASCII characters are classified by code here, and the Unicode expressions below are made and
+ * used only at a non-ASCII character: V8 parses a `\p{L}` or `\p{N}` class into a large
+ * character table when it creates the expression, before it ever runs (about 4 million
+ * instructions for these two, 1–2 ms of a check that runs once per spec; see docs/synthesis.md,
+ * start-up), so the literals sit in a function that the first non-ASCII character calls.
  */
+let unicode: { readonly ident: RegExp; readonly identPart: RegExp; readonly space: RegExp } | undefined;
+const unicodeExpressions = () =>
+  (unicode ??= {
+    ident: /[\p{L}_@][\p{L}\p{N}_@']*/uy,
+    identPart: /[\p{L}\p{N}_@']*/uy,
+    space: /\s+/y,
+  });
 const isAsciiLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 const isDigit = (c: number) => c >= 48 && c <= 57;
 /** Letter, `_` or `@` (ASCII): what may start an identifier. */
@@ -58,12 +62,13 @@ function identifierEnd(t: string, i: number): number {
     while (j < t.length && isAsciiIdentPart(t.charCodeAt(j))) j++;
     if (j >= t.length || t.charCodeAt(j) < 128) return j;
     // A non-ASCII character: the Unicode classes decide (they also take the ASCII ones).
-    IDENT.lastIndex = j;
-    if (j === i) return IDENT.exec(t) ? IDENT.lastIndex : i;
-    IDENT_PART.lastIndex = j;
-    IDENT_PART.exec(t);
-    if (IDENT_PART.lastIndex === j) return j;
-    j = IDENT_PART.lastIndex;
+    const { ident, identPart } = unicodeExpressions();
+    ident.lastIndex = j;
+    if (j === i) return ident.exec(t) ? ident.lastIndex : i;
+    identPart.lastIndex = j;
+    identPart.exec(t);
+    if (identPart.lastIndex === j) return j;
+    j = identPart.lastIndex;
   }
 }
 
@@ -118,9 +123,10 @@ export class Lexer {
         continue;
       }
       if (code > 127) {
-        SPACE.lastIndex = i;
-        if (SPACE.test(t)) {
-          i = SPACE.lastIndex;
+        const { space } = unicodeExpressions();
+        space.lastIndex = i;
+        if (space.test(t)) {
+          i = space.lastIndex;
           continue;
         }
       }

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../..');
@@ -153,15 +154,35 @@ describe.skipIf(!built)('CLI start-up loads only what the command uses', () => {
     expect(loadedBy('check', '--no-states', 'specs/adventure.tsl').modules.some((m) => m.endsWith('/dist/src/cli/fast-check.js'))).toBe(false);
   });
 
-  it("V8 takes the build's code cache for the bundle as the runner compiles it", () => {
+  it("V8 takes both of the build's code caches for the bundle as the runner compiles it", () => {
     // A rejected cache (source or flags not the ones it was made from) would leave every check
     // correct but compiling as it goes; only this says so. Without NODE_OPTIONS: V8 flags there
-    // would change the flag hash the cache was made under.
+    // would change the flag hash the caches were made under.
     const runner = join(root, 'dist/src/cli/bundle-runner.cjs');
     const { NODE_OPTIONS: _ignored, ...env } = process.env;
-    const r = spawnSync(process.execPath, ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(runner)}).probeBundle()))`], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
+    const probe = `const r = require(${JSON.stringify(runner)}); process.stdout.write(JSON.stringify([r.probeBundle(r.CACHE_FILE), r.probeBundle(r.TLSF_CACHE_FILE)]))`;
+    const r = spawnSync(process.execPath, ['-e', probe], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ current: true, cache: 'accepted' });
+    expect(JSON.parse(r.stdout)).toEqual([
+      { current: true, cache: 'accepted' },
+      { current: true, cache: 'accepted' },
+    ]);
+    // The TLSF cache is the smaller one: it leaves the TSL front end out (scripts/bundle-check.mjs).
+    const size = (name: string) => statSync(join(root, 'dist/src/cli', name)).size;
+    expect(size('check-bundle.tlsf.cache')).toBeLessThan(size('check-bundle.cache'));
+  });
+
+  it('a check of TLSF files alone is compiled with the TLSF code cache, any other with the general one', async () => {
+    const { cacheFileFor, CACHE_FILE, TLSF_CACHE_FILE } = (await import(pathToFileURL(join(root, 'dist/src/cli/bundle-runner.cjs')).href)) as typeof import('../../src/cli/bundle-runner.cjs');
+    expect(cacheFileFor(['check', 'a.tlsf'])).toBe(TLSF_CACHE_FILE);
+    expect(cacheFileFor(['check', '--json', '--timeout', '10', 'a.tlsf', 'dir/B.TLSF'])).toBe(TLSF_CACHE_FILE);
+    // A TSL spec or a formula needs the front ends only the general cache holds.
+    expect(cacheFileFor(['check', 'a.tlsf', 'b.tsl'])).toBe(CACHE_FILE);
+    expect(cacheFileFor(['check', 'B.TSL'])).toBe(CACHE_FILE);
+    expect(cacheFileFor(['check', '--ltl', 'G a', '--ins', 'a', 'x.tlsf'])).toBe(CACHE_FILE);
+    expect(cacheFileFor(['check', '--ltl=G a', 'x.tlsf'])).toBe(CACHE_FILE);
+    expect(cacheFileFor(['check', '--help'])).toBe(CACHE_FILE);
+    expect(cacheFileFor(['check'])).toBe(CACHE_FILE);
   });
 
   it('the bundle is built inside the CommonJS module wrapper; a bundle without it (an older build) is not used', () => {
