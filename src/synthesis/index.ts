@@ -782,6 +782,32 @@ const FIRST_PRIMAL_SHARE = 6;
 
 const K_SCHEDULE = (k: number) => (k < 4 ? k + 1 : Math.ceil(k * 1.5));
 
+/** Where the bounded engine's primal and dual games stand, for choosing which plays next. */
+export interface SidesState {
+  /** The side may still answer (not stuck, its K not past the bound). */
+  readonly primalOpen: boolean;
+  readonly dualOpen: boolean;
+  /** The side's last automaton attempt did not fit its time slice. */
+  readonly primalBlocked: boolean;
+  readonly dualBlocked: boolean;
+  /** Milliseconds each side has spent, failed automaton attempts included. */
+  readonly spentPrimal: number;
+  readonly spentDual: number;
+}
+
+/**
+ * Which sides may play next, before the loop picks the one that has spent less. A blocked side
+ * is ready again once the other side has spent as long as it has: otherwise a dual whose games
+ * only grow keeps a primal automaton that needed a little more than its first slice away until
+ * the deadline. Both blocked, neither is ready: the primal then gets the rest of the time.
+ */
+export function sidesReady(s: SidesState): { primalReady: boolean; dualReady: boolean } {
+  return {
+    primalReady: s.primalOpen && (!s.primalBlocked || (!s.dualBlocked && s.spentDual >= s.spentPrimal)),
+    dualReady: s.dualOpen && (!s.dualBlocked || (!s.primalBlocked && s.spentPrimal >= s.spentDual)),
+  };
+}
+
 /** `G ψ` with ψ propositional over inputs only: an invariant the environment must keep. */
 function inputInvariant(f: Formula, inputs: ReadonlySet<string>): Formula | undefined {
   if (f.kind !== 'G' || !isPropositional(f.arg)) return undefined;
@@ -938,9 +964,10 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   // While the other side may still answer, an automaton gets a share of the remaining time: one
   // exponential translation (many `X` obligations under all assumptions) must not starve the
   // other game. `undefined` = the slice ran out; the global deadline still throws.
-  const sliced = (build: (deadline: number) => MoveTable, final: boolean, share = 3): MoveTable | undefined => {
+  // `atLeastMs`: a retry after a slice that did not fit gets at least twice that slice.
+  const sliced = (build: (deadline: number) => MoveTable, final: boolean, share = 3, atLeastMs = 0): MoveTable | undefined => {
     const now = nowMs();
-    const deadline = final ? budget.deadline : Math.min(budget.deadline, now + Math.max(200, (budget.deadline - now) / share));
+    const deadline = final ? budget.deadline : Math.min(budget.deadline, now + Math.max(200, atLeastMs, (budget.deadline - now) / share));
     try {
       return build(deadline);
     } catch (err) {
@@ -957,7 +984,11 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   let primalComplete = sameParts;
   let dual: MoveTable | undefined;
   // A side is blocked when its automaton did not fit its slice; it gets the rest of the budget
-  // once nothing else is left. `fullBlocked`: the all-assumptions automaton did not fit.
+  // once nothing else is left, and before that another slice, at least twice as long, once the
+  // other side has spent as long as it has (sidesReady). Before, a blocked primal waited for the
+  // deadline while the dual's games grew (Alarm_68c86764.tsl: its translation takes 1.2–1.8 s
+  // against a first slice of about 1.7, so the spec was realizable in 2.5 s or unknown after 10
+  // from one run to the next). `fullBlocked`: the all-assumptions automaton did not fit.
   let primalBlocked = false;
   let fullBlocked = false;
   let dualBlocked = false;
@@ -968,6 +999,9 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
   let spentPrimal = 0;
   let spentDual = 0;
   let primalGameSlice = 0;
+  /** How long the last automaton attempt of each side that did not fit had (0: none failed). */
+  let primalFailedSlice = 0;
+  let dualFailedSlice = 0;
   /** The budget's tick, and GameSliceOver once `end` has passed. */
   const slicedTick = (end: number) => {
     let ticks = 0;
@@ -988,8 +1022,7 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     const known = knownRealizable(spec, budget);
     const primalOpen = usePrimal && (!primalStuck || (!primalComplete && !fullBlocked)) && Kp <= maxK;
     const dualOpen = !dualStuck && !known && Kd <= maxK;
-    const primalReady = primalOpen && !primalBlocked;
-    const dualReady = dualOpen && !dualBlocked;
+    const { primalReady, dualReady } = sidesReady({ primalOpen, dualOpen, primalBlocked, dualBlocked, spentPrimal, spentDual });
     let side: 'primal' | 'dual';
     if (primalReady && (!dualReady || spentPrimal <= spentDual)) side = 'primal';
     else if (dualReady) side = 'dual';
@@ -1010,8 +1043,10 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
         // 0.6 s, while the ones that overrun (TwoCountersDisButAC, TwoCounters5) are refuted by
         // the dual game, which needs the time.
         const share = dual === undefined && (!known || primal === undefined) ? FIRST_PRIMAL_SHARE : 3;
-        const built = sliced((deadline) => primalTable(switchToFull ? fullParts : relevantParts, label, deadline), final, share);
+        const retry = switchToFull ? 0 : 2 * primalFailedSlice;
+        const built = sliced((deadline) => primalTable(switchToFull ? fullParts : relevantParts, label, deadline), final, share, retry);
         if (!built) {
+          if (!switchToFull) primalFailedSlice = nowMs() - began;
           spentPrimal += nowMs() - began;
           progress(`automaton for ¬φ (${label}) did not fit its time slice`);
           if (switchToFull) fullBlocked = true;
@@ -1072,9 +1107,10 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
       const K = Kd;
       try {
         if (dual === undefined) {
-          const built = sliced(dualTable, final);
+          const built = sliced(dualTable, final, 3, 2 * dualFailedSlice);
           spentDual += nowMs() - began;
           if (!built) {
+            dualFailedSlice = nowMs() - began;
             progress('automaton for φ did not fit its time slice');
             dualBlocked = true;
             continue;
