@@ -1,6 +1,6 @@
 /**
  * Runs the `tslc check` fast path (fast-check.ts) from its bundle: one CommonJS script built by
- * `npm run build` (scripts/bundle-check.mjs) with a V8 code cache made by a warm-up run. Node 20
+ * `npm run build` (scripts/bundle-check.mjs) with V8 code caches made by warm-up runs. Node 20
  * has no code cache for ES modules, and compiling the ~50 modules a check needs was a fifth of a
  * small spec's wall time; the bundle with its cache starts in a few milliseconds.
  *
@@ -69,7 +69,10 @@ interface LoadedBundle {
   readonly script: Script;
 }
 
-/** The bundle's `fastCheck` (compiled with `cacheFile`'s code cache if given), or undefined when there is no current bundle. */
+/**
+ * The bundle's `fastCheck`, compiled with the code cache in `cacheFile` if one is given, or
+ * undefined when there is no current bundle.
+ */
 function loadBundle(cacheFile: string | undefined): LoadedBundle | undefined {
   const bundleMtimeMs = statSync(BUNDLE_FILE, { throwIfNoEntry: false })?.mtimeMs;
   if (bundleMtimeMs === undefined || !bundleIsCurrent(bundleMtimeMs)) return undefined;
