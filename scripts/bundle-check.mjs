@@ -67,22 +67,23 @@ writeFileSync(
 // adds a spec in the shape tsltools writes, the other common kind of TLSF file (signal groups
 // recovered from its `u0…` outputs), so a check of one compiles less from source.
 const dir = mkdtempSync(join(tmpdir(), 'tslc-bundle-'));
-const tlsf = (name, guarantee) => {
+const tlsf = (name, guarantee, inputs = ['r'], outputs = ['g']) => {
   const path = join(dir, name);
-  writeFileSync(path, `INFO { TITLE: "${name}" DESCRIPTION: "warm-up" SEMANTICS: Mealy TARGET: Mealy }\nMAIN {\n  INPUTS { r; }\n  OUTPUTS { g; }\n  GUARANTEE { ${guarantee}; }\n}\n`);
+  const list = (names) => names.map((n) => `${n}; `).join('');
+  writeFileSync(path, `INFO { TITLE: "${name}" DESCRIPTION: "warm-up" SEMANTICS: Mealy TARGET: Mealy }\nMAIN {\n  INPUTS { ${list(inputs)}}\n  OUTPUTS { ${list(outputs)}}\n  GUARANTEE { ${guarantee}; }\n}\n`);
   return path;
 };
 // A lamp cell with three updates (`[lamp <- lamp]`, `[lamp <- turnOn()]`, `[lamp <- turnOff()]`)
 // and two predicates, encoded as tsltools encodes them: "exactly one update" as nested `<->`
 // under G, conjoined with `assumptions -> guarantees`.
-const tsltoolsShaped = join(dir, 'lamp.tlsf');
 const [keep, on, off] = ['u0lamp0lamp', 'u0lamp0f1dturn2on1b', 'u0lamp0f1dturn2off1b'];
 const [pressed, dark] = ['p0b0pressed', 'p0p0dark0lamp'];
-writeFileSync(
-  tsltoolsShaped,
-  `INFO { TITLE: "lamp" DESCRIPTION: "warm-up" SEMANTICS: Mealy TARGET: Mealy }\nMAIN {\n  INPUTS { ${pressed}; ${dark}; }\n  OUTPUTS { ${keep}; ${on}; ${off}; }\n  GUARANTEE {\n` +
-    `    (G (! ((${on} && (! (${off} || ${keep}))) <-> ((! ((${off} && (! ${keep})) <-> (${keep} && (! ${off})))) && (! ${on}))))) && ` +
-    `((G (${pressed} <-> (! ${dark}))) -> ((G (${pressed} -> (F ${on}))) && (G (${dark} -> (F (${off} W (! ${dark})))))));\n  }\n}\n`,
+const tsltoolsShaped = tlsf(
+  'lamp.tlsf',
+  `(G (! ((${on} && (! (${off} || ${keep}))) <-> ((! ((${off} && (! ${keep})) <-> (${keep} && (! ${off})))) && (! ${on}))))) && ` +
+    `((G (${pressed} <-> (! ${dark}))) -> ((G (${pressed} -> (F ${on}))) && (G (${dark} -> (F (${off} W (! ${dark})))))))`,
+  [pressed, dark],
+  [keep, on, off],
 );
 const tlsfSamples = [
   ['check', '--json', '--no-explain', tlsf('response.tlsf', 'G (r -> F g)')],
