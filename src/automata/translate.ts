@@ -27,6 +27,12 @@ export interface TranslateOptions {
   /** Merge bisimilar states (default true). */
   readonly reduce?: boolean;
   /**
+   * After merging bisimilar states, also reduce by direct simulation (default true; only with
+   * `reduce`). Quadratic in states and edges with BDD work per pair: a caller that only plays a
+   * game on the automaton may find it costs more than the states it saves (see `solveGame`).
+   */
+  readonly simulation?: boolean;
+  /**
    * Absolute `nowMs()` time after which the translation throws `TimeoutError`.
    * Polled while exploring and multiplying out expansions, so even one huge state stops. A
    * `Date.now()` time (recognisably larger) is accepted too and read as the time it names.
@@ -186,7 +192,7 @@ function tableauTranslation(
     if (states.length > maxStates) throw new TimeoutError('size');
     raw.push(tableau.successors(states[s]).map((t) => ({ to: stateOf(t.next), guard: t.guard, pending: t.pending })));
   }
-  return postProcess(bdd, aps, states, raw, initial, options.reduce !== false, poll);
+  return postProcess(bdd, aps, states, raw, initial, options.reduce !== false, poll, options.simulation !== false);
 }
 
 /**
@@ -269,7 +275,7 @@ function multiply(
       }
     raw.push(out);
   }
-  return postProcess(bdd, aps, states, raw, initial, options.reduce !== false, poll, last);
+  return postProcess(bdd, aps, states, raw, initial, options.reduce !== false, poll, last && options.simulation !== false);
 }
 
 function postProcess(

@@ -103,3 +103,25 @@ describe('conjunctions translated as products of their conjuncts', () => {
     expect(products).toBeGreaterThan(150);
   });
 });
+
+describe('translateLtl without the direct-simulation reduction (simulation: false)', () => {
+  // The bounded engine translates this way (solveGame): its automata must keep their language,
+  // and the option must actually leave the simulation reduction out.
+  it('accepts the same lassos as the semantics, is never smaller, and is larger on some formulas', () => {
+    const rand = prng(5);
+    let larger = 0;
+    for (let k = 0; k < 400; k++) {
+      const names = NAMES.slice(0, 2 + (k % 2));
+      const f = randomFormula(rand, names, 1 + (k % 4));
+      const reduced = translateLtl(f);
+      const unreduced = translateLtl(f, { simulation: false });
+      expect(unreduced.stateCount, toSpot(f)).toBeGreaterThanOrEqual(reduced.stateCount);
+      if (unreduced.stateCount > reduced.stateCount) larger++;
+      for (let j = 0; j < 16; j++) {
+        const w = randomLasso(rand, names);
+        expect(tgbaAcceptsLasso(unreduced, w), `${toSpot(f)} on ${showLasso(w)}`).toBe(evaluateOnLasso(f, w));
+      }
+    }
+    expect(larger).toBeGreaterThan(0);
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { synthesize, checkRealizability, synthesizeController, NESTED_TOO_DEEPLY } from '../../src/synthesis/index.js';
-import { ap, type Formula, G as Gf, implies as impliesF, X as Xf } from '../../src/ltl/formula.js';
+import { ap, type Formula, G as Gf, implies as impliesF, X as Xf, not } from '../../src/ltl/formula.js';
 import { existsSync } from 'node:fs';
 import { loadGame } from '../../src/frontend/load.js';
 import { corpusPath } from '../support/corpus.js';
@@ -12,6 +12,8 @@ import { composeGames } from '../../src/codegen/compose.js';
 import { loadTslGame } from '../../src/tsl/index.js';
 import { loadTlsfGame } from '../../src/tlsf/index.js';
 import { verifyController, verifyCounterstrategy } from '../../src/verify/index.js';
+import { translateLtl } from '../../src/automata/translate.js';
+import { parseFormula } from '../../src/ltl/parse.js';
 
 const cases: Array<[string, SmallSpec, 'realizable' | 'unrealizable']> = [
   ['response', { ins: ['r'], outs: ['g'], guarantee: ['G (r -> F g)'] }, 'realizable'],
@@ -349,5 +351,22 @@ describe('deeply nested formulas', () => {
     expect(r.verdict).not.toBe('unrealizable');
     if (r.verdict === 'unknown') expect(r.reason).toBe(NESTED_TOO_DEEPLY);
     if (r.verdict === 'realizable') expect(checkControllerAgainst(spec, r.controller)).toEqual([]);
+  });
+});
+
+describe("the bounded engine's automaton", () => {
+  // Its game is played on the translation of ¬φ with bisimilar states merged but no
+  // direct-simulation reduction (solveGame: faster on every band measured, same verdicts).
+  test('is the translation without the direct-simulation reduction, and the controller still holds', () => {
+    const guarantee = '(G b) W (!c M c)';
+    const negation = not(parseFormula(guarantee));
+    const unreduced = translateLtl(negation, { simulation: false }).stateCount;
+    expect(unreduced).toBeGreaterThan(translateLtl(negation).stateCount);
+    const spec = gameOf({ ins: ['a'], outs: ['b', 'c'], guarantee: [guarantee] });
+    const r = synthesize(spec, { timeoutMs: 10_000, route: 'bounded', polarity: false });
+    expect(r.verdict).toBe('realizable');
+    if (r.verdict !== 'realizable') return;
+    expect(r.stats.automatonStates).toBe(unreduced);
+    expect(checkControllerAgainst(spec, r.controller)).toEqual([]);
   });
 });
