@@ -907,9 +907,9 @@ function solveGame(spec: GameSpec, options: SynthesisOptions, want: Wanted, budg
     let ucw = budget.automata.get(f.id);
     if (ucw !== undefined) return ucw;
     // No direct-simulation reduction (bisimulation only): in paired runs against the build with
-    // it, checks were faster on every band of the corpus and of SYNTCOMP (median 0.7 ms on quick
-    // specs, 4–25 ms on slower ones, the largest gains on the slowest) with the same verdicts,
-    // and controllers after minimization were as small or smaller but on one spec of 98
+    // it, checks were faster on every band of the corpus and of SYNTCOMP (a median 0.8 ms less
+    // on quick specs, 2–6 ms on those of 0.15–3 s, 70 ms on those of 1.5 s or more), with the
+    // same verdicts; minimized controllers were smaller on five specs and larger on one
     // (docs/synthesis.md, "Automata for the bounded engine").
     const tgba = translateLtlSymbolic(f, new BddManager(), { deadline, tick: translationTick, simulation: false });
     budget.automata.set(f.id, (ucw = ucwFromTgba(tgba)));
