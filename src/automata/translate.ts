@@ -286,7 +286,7 @@ function postProcess(
   initial: readonly number[],
   reduce: boolean,
   poll: () => void,
-  simulation = true,
+  simulation: boolean,
 ): SymbolicTgba {
   const n = states.length;
   const { comp, count } = stronglyConnectedComponents(n, initial, (s) => raw[s].map((e) => e.to));
