@@ -1,12 +1,13 @@
-// Regenerates test/fixtures/generated/ltlsynt.tsv and ltlsynt-tsl.tsv: runs ltlsynt (which must
-// already be on PATH; this script never builds or downloads it; syfco and ltlfilt too, for the
-// check of the generator's TLSF semantics) on the seeded generated specs of
-// test/conformance/generated-specs/generate.ts (TLSF) and generate-tsl.ts (TSL) and records its
-// answers. Skips when ltlsynt is absent.
+// Regenerates test/fixtures/generated/ltlsynt.tsv and ltlsynt-tsl.tsv, and test/fixtures/randltl/:
+// runs ltlsynt (which must already be on PATH; this script never builds or downloads it; syfco and
+// ltlfilt too, for the check of the generator's TLSF semantics, and randltl, which draws the random
+// formulas) on the seeded generated specs of test/conformance/generated-specs/generate.ts (TLSF)
+// and generate-tsl.ts (TSL) and on the randltl streams of test/conformance/randltl/streams.ts, and
+// records its answers. Skips when ltlsynt is absent.
 import { recordFixture } from './record-fixture.mjs';
 
 recordFixture({
   tool: 'ltlsynt',
-  testFiles: ['test/conformance/verdicts-generated.test.ts', 'test/conformance/verdicts-generated-tsl.test.ts'],
+  testFiles: ['test/conformance/verdicts-generated.test.ts', 'test/conformance/verdicts-generated-tsl.test.ts', 'test/conformance/verdicts-randltl.test.ts'],
   env: { GENERATED_FIXTURES: 'write' },
 });
