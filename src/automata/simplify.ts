@@ -140,6 +140,88 @@ function isSuspendable(f: Formula): boolean {
   return (f.kind === 'G' && f.arg.kind === 'F') || (f.kind === 'F' && f.arg.kind === 'G');
 }
 
+/**
+ * Purely eventual formulas (Etessami and Holzmann's classes, as Spot's simplifier uses them):
+ * e ≡ F e, read off the syntax — F x, constants, and what ∧, ∨, X and G build from eventual
+ * operands, plus x U e (≡ e) and e M e'. So `x U e` and `F e` can be replaced by `e`: wherever e
+ * holds later it holds now. The rules `x U F y → F y` and `F G F y → G F y` are special cases;
+ * this also catches `x U (F a ∨ G F b)` and `x U X F a`, which randomly drawn formulas are full of.
+ */
+function isEventual(f: Formula): boolean {
+  let r = eventual.get(f.id);
+  if (r === undefined) {
+    switch (f.kind) {
+      case 'true':
+      case 'false':
+      case 'F':
+        r = true;
+        break;
+      case 'X':
+      case 'G':
+        // F G e → G e: e holds from some point on, and (being eventual) at every earlier point too.
+        r = isEventual(f.arg);
+        break;
+      case 'and':
+      case 'or':
+        r = f.args.every(isEventual);
+        break;
+      case 'U':
+        r = isEventual(f.right);
+        break;
+      case 'M':
+        // x M y ≡ y U (x ∧ y), and x ∧ y is eventual.
+        r = isEventual(f.left) && isEventual(f.right);
+        break;
+      default:
+        r = false;
+    }
+    eventual.set(f.id, r);
+  }
+  return r;
+}
+
+/**
+ * Purely universal formulas, the dual class: u ≡ G u — G x, constants, and what ∧, ∨, X and F
+ * build from universal operands, plus x R u (≡ u) and u W u'. So `x R u` and `G u` can be
+ * replaced by `u`: once u holds it holds forever. `x R G y → G y` is a special case; this also
+ * catches `x R (G a ∨ G b)`, where the left operand, however large, is dead weight.
+ */
+function isUniversal(f: Formula): boolean {
+  let r = universal.get(f.id);
+  if (r === undefined) {
+    switch (f.kind) {
+      case 'true':
+      case 'false':
+      case 'G':
+        r = true;
+        break;
+      case 'X':
+      case 'F':
+        // F u → G F u: once u holds it holds forever, so F u holds at every later point too.
+        r = isUniversal(f.arg);
+        break;
+      case 'and':
+      case 'or':
+        r = f.args.every(isUniversal);
+        break;
+      case 'R':
+        r = isUniversal(f.right);
+        break;
+      case 'W':
+        // x W y ≡ y R (x ∨ y), and x ∨ y is universal.
+        r = isUniversal(f.left) && isUniversal(f.right);
+        break;
+      default:
+        r = false;
+    }
+    universal.set(f.id, r);
+  }
+  return r;
+}
+/** The two classes by formula id (formulas are hash-consed; each answer depends on the formula alone). */
+const eventual = new Map<number, boolean>();
+const universal = new Map<number, boolean>();
+
 export interface SimplifyOptions {
   /**
    * Compare the operands of every ∧/∨ pairwise by syntactic implication: drop implied operands,
@@ -216,7 +298,7 @@ function rewrite(f: Formula, pairwise: boolean): Formula {
       return simplifyJunction(f.args, 'or', pairwise);
     case 'F': {
       const x = f.arg;
-      if (isSuspendable(x)) return x;
+      if (isEventual(x)) return x;
       if (x.kind === 'U') return F(x.right);
       if (x.kind === 'M') return F(and(x.left, x.right));
       if (x.kind === 'X') return X(F(x.arg));
@@ -224,7 +306,7 @@ function rewrite(f: Formula, pairwise: boolean): Formula {
     }
     case 'G': {
       const x = f.arg;
-      if (isSuspendable(x)) return x;
+      if (isUniversal(x)) return x;
       if (x.kind === 'R') return G(x.right);
       if (x.kind === 'W') return G(or(x.left, x.right));
       if (x.kind === 'X') return X(G(x.arg));
@@ -232,14 +314,14 @@ function rewrite(f: Formula, pairwise: boolean): Formula {
     }
     case 'U':
       if (syntacticImplies(f.left, f.right)) return f.right;
-      if (f.right.kind === 'F' || isSuspendable(f.right)) return f.right;
+      if (isEventual(f.right)) return f.right;
       return f;
     case 'W':
       if (syntacticImplies(f.left, f.right)) return f.right;
       return f;
     case 'R':
       if (syntacticImplies(f.right, f.left)) return f.right;
-      if (f.right.kind === 'G' || isSuspendable(f.right)) return f.right;
+      if (isUniversal(f.right)) return f.right;
       return f;
     case 'M':
       if (syntacticImplies(f.right, f.left)) return f.right;

@@ -58,6 +58,66 @@ describe('simplify', () => {
     expect(simplify(or(G(a), F(not(a))))).toBe(TRUE);
     expect(simplify(U(a, F(b)))).toBe(F(b));
   });
+  it('drops what purely eventual and purely universal operands make redundant', () => {
+    const c = ap('c');
+    // x U e ≡ e and F e ≡ e for e ≡ F e; x R u ≡ u and G u ≡ u for u ≡ G u.
+    expect(simplify(U(a, or(F(b), G(F(c)))))).toBe(simplify(or(F(b), G(F(c)))));
+    expect(simplify(U(a, X(F(b))))).toBe(X(F(b)));
+    expect(simplify(U(and(a, b), M(F(b), F(c))))).toBe(simplify(M(F(b), F(c))));
+    expect(simplify(R(U(a, b), or(G(b), G(c))))).toBe(simplify(or(G(b), G(c))));
+    expect(simplify(R(a, X(G(b))))).toBe(X(G(b)));
+    expect(simplify(R(a, W(G(b), G(c))))).toBe(simplify(W(G(b), G(c))));
+    expect(simplify(F(and(F(a), G(F(b)))))).toBe(simplify(and(F(a), G(F(b)))));
+    expect(simplify(G(or(G(a), F(G(b)))))).toBe(simplify(or(G(a), F(G(b)))));
+    // Not in the classes: a proposition, a plain U, an R whose right side is not universal.
+    expect(simplify(U(a, or(b, F(c))))).toBe(U(a, or(b, F(c))));
+    expect(simplify(R(a, or(b, G(c))))).toBe(R(a, or(b, G(c))));
+    expect(simplify(F(U(a, G(b))))).toBe(F(G(b)));
+    expect(simplify(G(M(a, F(b))))).not.toBe(M(a, F(b)));
+  });
+  it('is equivalence-preserving where the class rules fire (random eventual and universal operands)', () => {
+    const rand = prng(23);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+    const any = (d: number) => randomFormula(rand, NAMES, d);
+    // Random members of each class, built by the closure rules the simplifier reads them by.
+    const eventual = (d: number): Formula => {
+      if (d <= 0) return F(any(1));
+      const op = pick(['F', 'G', 'X', 'and', 'or', 'U', 'M'] as const);
+      if (op === 'F') return F(any(d - 1));
+      if (op === 'G') return G(eventual(d - 1));
+      if (op === 'X') return X(eventual(d - 1));
+      if (op === 'and') return and(eventual(d - 1), eventual(d - 1));
+      if (op === 'or') return or(eventual(d - 1), eventual(d - 1));
+      if (op === 'U') return U(any(d - 1), eventual(d - 1));
+      return M(eventual(d - 1), eventual(d - 1));
+    };
+    const universal = (d: number): Formula => {
+      if (d <= 0) return G(any(1));
+      const op = pick(['G', 'F', 'X', 'and', 'or', 'R', 'W'] as const);
+      if (op === 'G') return G(any(d - 1));
+      if (op === 'F') return F(universal(d - 1));
+      if (op === 'X') return X(universal(d - 1));
+      if (op === 'and') return and(universal(d - 1), universal(d - 1));
+      if (op === 'or') return or(universal(d - 1), universal(d - 1));
+      if (op === 'R') return R(any(d - 1), universal(d - 1));
+      return W(universal(d - 1), universal(d - 1));
+    };
+    let fired = 0;
+    for (let k = 0; k < 600; k++) {
+      const d = 1 + (k % 3);
+      const universalSide = rand() < 0.5;
+      const inner = universalSide ? universal(d) : eventual(d);
+      const f = universalSide ? (rand() < 0.5 ? R(any(2), inner) : G(inner)) : rand() < 0.5 ? U(any(2), inner) : F(inner);
+      const g = simplify(f);
+      // The rule fired: f simplified is its operand simplified (the outer operator is gone).
+      if (g === simplify(inner)) fired++;
+      for (let j = 0; j < 16; j++) {
+        const w = randomLasso(rand, NAMES);
+        if (evaluateOnLasso(f, w) !== evaluateOnLasso(g, w)) throw new Error(`simplify(${toSpot(f)}) = ${toSpot(g)} differs on ${showLasso(w)}`);
+      }
+    }
+    expect(fired, 'times the rule fired').toBeGreaterThan(590);
+  });
   it('without pairwise pruning keeps every operand of a junction but still rewrites locally', () => {
     const local = (f: Formula) => simplify(f, { pairwise: false });
     sameOnRandomLassos(17, 800, local, 'simplify without pairwise pruning');
