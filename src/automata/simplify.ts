@@ -141,86 +141,48 @@ function isSuspendable(f: Formula): boolean {
 }
 
 /**
- * Purely eventual formulas (Etessami and Holzmann's classes, as Spot's simplifier uses them):
- * e ≡ F e, read off the syntax — F x, constants, and what ∧, ∨, X and G build from eventual
- * operands, plus x U e (≡ e) and e M e'. So `x U e` and `F e` can be replaced by `e`: wherever e
- * holds later it holds now. The rules `x U F y → F y` and `F G F y → G F y` are special cases;
- * this also catches `x U (F a ∨ G F b)` and `x U X F a`, which randomly drawn formulas are full of.
+ * Etessami and Holzmann's syntactic classes, as Spot's simplifier uses them. A *purely eventual*
+ * formula e satisfies e ≡ F e (wherever it holds later it holds now), so `x U e` and `F e` can be
+ * replaced by e; a *purely universal* u satisfies u ≡ G u (once it holds it holds forever), so
+ * `x R u` and `G u` can be replaced by u. Read off the syntax, each class is closed under ∧, ∨
+ * and X, and contains:
+ * - eventual: F x; G e (from some point on e holds, and being eventual at every earlier point
+ *   too); x U e (≡ e); e M e' (≡ e' U (e ∧ e'), and e ∧ e' is eventual);
+ * - universal, dually: G x; F u; x R u (≡ u); u W u' (≡ u' R (u ∨ u')).
+ * The special cases `x U F y → F y`, `F G F y → G F y` and `x R G y → G y` come out of these;
+ * so do `x U (F a ∨ G F b)`, `x U X F a` and `x R (G a ∨ G b)`, whose left operand, however large,
+ * is dead weight (randomly drawn formulas are full of them).
  */
-function isEventual(f: Formula): boolean {
-  let r = eventual.get(f.id);
-  if (r === undefined) {
-    switch (f.kind) {
-      case 'true':
-      case 'false':
-      case 'F':
-        r = true;
-        break;
-      case 'X':
-      case 'G':
-        // F G e → G e: e holds from some point on, and (being eventual) at every earlier point too.
-        r = isEventual(f.arg);
-        break;
-      case 'and':
-      case 'or':
-        r = f.args.every(isEventual);
-        break;
-      case 'U':
-        r = isEventual(f.right);
-        break;
-      case 'M':
-        // x M y ≡ y U (x ∧ y), and x ∧ y is eventual.
-        r = isEventual(f.left) && isEventual(f.right);
-        break;
-      default:
-        r = false;
-    }
-    eventual.set(f.id, r);
-  }
-  return r;
+interface SyntacticClass {
+  /** The operator whose every formula is in the class (F, G). */
+  readonly anchor: 'F' | 'G';
+  /** The unary operator that keeps the class besides X (G for eventual, F for universal). */
+  readonly lift: 'F' | 'G';
+  /** The binary operator in the class when its right operand is (U, R). */
+  readonly right: 'U' | 'R';
+  /** The binary operator in the class when both operands are (M, W). */
+  readonly both: 'M' | 'W';
+  /** Answers by formula id (formulas are hash-consed; an answer depends on the formula alone). */
+  readonly memo: Map<number, boolean>;
 }
+const EVENTUAL: SyntacticClass = { anchor: 'F', lift: 'G', right: 'U', both: 'M', memo: new Map() };
+const UNIVERSAL: SyntacticClass = { anchor: 'G', lift: 'F', right: 'R', both: 'W', memo: new Map() };
 
-/**
- * Purely universal formulas, the dual class: u ≡ G u — G x, constants, and what ∧, ∨, X and F
- * build from universal operands, plus x R u (≡ u) and u W u'. So `x R u` and `G u` can be
- * replaced by `u`: once u holds it holds forever. `x R G y → G y` is a special case; this also
- * catches `x R (G a ∨ G b)`, where the left operand, however large, is dead weight.
- */
-function isUniversal(f: Formula): boolean {
-  let r = universal.get(f.id);
+function inClass(f: Formula, c: SyntacticClass): boolean {
+  let r = c.memo.get(f.id);
   if (r === undefined) {
-    switch (f.kind) {
-      case 'true':
-      case 'false':
-      case 'G':
-        r = true;
-        break;
-      case 'X':
-      case 'F':
-        // F u → G F u: once u holds it holds forever, so F u holds at every later point too.
-        r = isUniversal(f.arg);
-        break;
-      case 'and':
-      case 'or':
-        r = f.args.every(isUniversal);
-        break;
-      case 'R':
-        r = isUniversal(f.right);
-        break;
-      case 'W':
-        // x W y ≡ y R (x ∨ y), and x ∨ y is universal.
-        r = isUniversal(f.left) && isUniversal(f.right);
-        break;
-      default:
-        r = false;
-    }
-    universal.set(f.id, r);
+    if (f.kind === 'true' || f.kind === 'false' || f.kind === c.anchor) r = true;
+    else if (f.kind === 'X' || f.kind === c.lift) r = inClass(f.arg, c);
+    else if (f.kind === 'and' || f.kind === 'or') r = f.args.every((a) => inClass(a, c));
+    else if (f.kind === c.right) r = inClass(f.right, c);
+    else if (f.kind === c.both) r = inClass(f.left, c) && inClass(f.right, c);
+    else r = false;
+    c.memo.set(f.id, r);
   }
   return r;
 }
-/** The two classes by formula id (formulas are hash-consed; each answer depends on the formula alone). */
-const eventual = new Map<number, boolean>();
-const universal = new Map<number, boolean>();
+const isEventual = (f: Formula): boolean => inClass(f, EVENTUAL);
+const isUniversal = (f: Formula): boolean => inClass(f, UNIVERSAL);
 
 export interface SimplifyOptions {
   /**
