@@ -275,15 +275,14 @@ function rewrite(f: Formula, pairwise: boolean): Formula {
       return f;
     }
     case 'U':
-      if (syntacticImplies(f.left, f.right)) return f.right;
-      if (isEventual(f.right)) return f.right;
+      // The class test first: a memoized walk, where the implication test may compare large operands.
+      if (isEventual(f.right) || syntacticImplies(f.left, f.right)) return f.right;
       return f;
     case 'W':
       if (syntacticImplies(f.left, f.right)) return f.right;
       return f;
     case 'R':
-      if (syntacticImplies(f.right, f.left)) return f.right;
-      if (isUniversal(f.right)) return f.right;
+      if (isUniversal(f.right) || syntacticImplies(f.right, f.left)) return f.right;
       return f;
     case 'M':
       if (syntacticImplies(f.right, f.left)) return f.right;
