@@ -5,7 +5,7 @@
  */
 import type { LtlNode } from '../../runtime/ltl/syntax.js';
 import type { MonitorAutomaton, MonitorPart } from '../../runtime/monitor/automaton.js';
-import { acceptingComponents, stronglyConnectedComponents } from '../automata/scc.js';
+import { liveStates as liveStatesOf } from '../automata/live-states.js';
 import { translateLtl } from '../automata/translate.js';
 import type { Tgba } from '../automata/types.js';
 import type { Formula } from '../ltl/formula.js';
@@ -14,32 +14,8 @@ import { fromSyntax } from '../ltl/from-syntax.js';
 
 /** States of `a` from which some accepting run exists. */
 export function liveStates(a: Tgba): boolean[] {
-  const succ = (s: number) => a.edges[s].map((e) => e.to);
-  const all = Array.from({ length: a.stateCount }, (_, i) => i);
-  const components = stronglyConnectedComponents(a.stateCount, all, succ);
-  const { comp } = components;
-  const good = acceptingComponents(a.stateCount, components, (s) => a.edges[s].filter((e) => !isFalse(e.guard)), a.accSets);
-  // Backward closure: a state is live when it can reach a good SCC.
-  const live = new Array<boolean>(a.stateCount).fill(false);
-  const preds: number[][] = Array.from({ length: a.stateCount }, () => []);
-  for (let s = 0; s < a.stateCount; s++) for (const e of a.edges[s]) if (!isFalse(e.guard)) preds[e.to].push(s);
-  const queue: number[] = [];
-  for (let s = 0; s < a.stateCount; s++) {
-    if (comp[s] >= 0 && good[comp[s]]) {
-      live[s] = true;
-      queue.push(s);
-    }
-  }
-  while (queue.length > 0) {
-    const t = queue.pop()!;
-    for (const p of preds[t]) {
-      if (!live[p]) {
-        live[p] = true;
-        queue.push(p);
-      }
-    }
-  }
-  return live;
+  const usable = a.edges.map((out) => out.filter((e) => !isFalse(e.guard)));
+  return liveStatesOf(a.stateCount, (s) => usable[s], a.accSets);
 }
 
 function isFalse(f: Formula): boolean {

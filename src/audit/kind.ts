@@ -2,13 +2,19 @@
  * Safety or liveness: how an audit rule can be broken, so the report counts the two apart.
  *
  * - `safety`: every violation shows at a step of the log (a bad prefix: "the cave before the
- *   market"). Recognised syntactically: in negation normal form the formula uses no `F`, `U` or
- *   `M` (only `G`, `W`, `R`, `X` and Boolean connectives), which guarantees a safety property.
+ *   market"). Recognised syntactically first: in negation normal form the formula uses no `F`,
+ *   `U` or `M` (only `G`, `W`, `R`, `X` and Boolean connectives), which guarantees a safety
+ *   property. Outside that fragment decided exactly on automata (src/automata/safety-closure.ts):
+ *   Dwyer's "no q before p", `F p -> (!q U p)`, is safety too.
  * - `liveness`: no finite log violates it by a step; only the end of a run (LTLf) can, when an
  *   obligation was never met ("visits the town"). Decided exactly with the LTL3 monitor automaton:
  *   no prefix reaches the violated verdict.
  * - `other`: neither — typically a safety part and an eventuality together
- *   (`(!cut W takeKnife) & G (takeKnife -> F cut)`), or too large to decide (over 12 propositions).
+ *   (`(!cut W takeKnife) & G (takeKnife -> F cut)`), or too large to decide (over 12 propositions,
+ *   or automata too large).
+ * A property that is both (only the always-true one) is reported as `safety` when the syntax shows
+ * it, else as `liveness`. Both classes are checked against Spot's `ltlfilt --safety` and
+ * `--liveness` (test/conformance/monitor-spot.test.ts).
  */
 import type { LtlNode } from '../../runtime/ltl/syntax.js';
 
@@ -82,11 +88,17 @@ export function syntacticSafety(formula: LtlNode): boolean {
 export async function propertyKinds(formulas: readonly LtlNode[]): Promise<PropertyKind[]> {
   const kinds: (PropertyKind | undefined)[] = formulas.map((f) => (syntacticSafety(f) ? 'safety' : undefined));
   if (kinds.every((k) => k !== undefined)) return kinds as PropertyKind[];
-  const [{ buildMonitorAutomaton }, { AutomatonMonitor }] = await Promise.all([import('./automaton.js'), import('../../runtime/monitor/automaton.js')]);
+  const [{ buildMonitorAutomaton }, { AutomatonMonitor }, { isSafetyProperty }, { fromSyntax }] = await Promise.all([
+    import('./automaton.js'),
+    import('../../runtime/monitor/automaton.js'),
+    import('../automata/safety-closure.js'),
+    import('../ltl/from-syntax.js'),
+  ]);
   return formulas.map((f, i) => {
     const known = kinds[i];
     if (known) return known;
     const violable = new AutomatonMonitor(buildMonitorAutomaton(f)).violable();
-    return violable === false ? 'liveness' : 'other';
+    if (violable === false) return 'liveness';
+    return isSafetyProperty(fromSyntax(f)) === true ? 'safety' : 'other';
   });
 }

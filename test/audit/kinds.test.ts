@@ -19,8 +19,16 @@ describe('property kinds', () => {
   });
 
   it('classifies safety, liveness and other exactly', async () => {
-    const formulas = ['G !drop', 'F a', 'G (a -> F b)', 'G F a', '(!cut W takeKnife) & G (takeKnife -> F cut)', 'G (threshold & inCave -> F inTown)', 'a U b', 'F a & G !a'];
-    expect(await propertyKinds(formulas.map((f) => parseLtl(f)))).toEqual(['safety', 'liveness', 'liveness', 'liveness', 'other', 'liveness', 'other', 'other']);
+    const formulas = ['G !drop', 'F a', 'G (a -> F b)', 'G F a', '(!cut W takeKnife) & G (takeKnife -> F cut)', 'G (threshold & inCave -> F inTown)', 'a U b'];
+    expect(await propertyKinds(formulas.map((f) => parseLtl(f)))).toEqual(['safety', 'liveness', 'liveness', 'liveness', 'other', 'liveness', 'other']);
+  });
+
+  it('recognises safety outside the syntactic fragment, as Spot does (ltlfilt --safety)', async () => {
+    // "No q before p" (Dwyer's absence-before pattern), an unsatisfiable property (the empty set
+    // has the empty bad prefix) and one whose F is vacuous.
+    const formulas = ['F p -> (!q U p)', 'F a & G !a', 'G F a & F G !a', 'G (a | F false)', 'G (a -> (b U c))'];
+    for (const f of formulas.slice(0, 4)) expect([f, syntacticSafety(parseLtl(f))]).toEqual([f, false]);
+    expect(await propertyKinds(formulas.map((f) => parseLtl(f)))).toEqual(['safety', 'safety', 'safety', 'safety', 'other']);
   });
 });
 
