@@ -11,6 +11,8 @@
  *   after every prefix: a `pending` where Spot has decided is as wrong as the opposite verdict;
  * - the progression monitor, sound but incomplete by design, never gives a verdict Spot does not,
  *   and how often it stays pending where Spot has decided is counted, not hidden;
+ * - a finished log judged as the whole trace (`finish('ltlf')`) gets Spot's LTLf verdict
+ *   (`ltlfilt --from-ltlf`, our strong `X` as Spot's `X[!]`) whichever letter the log ends on;
  * - the audit's property kinds: `liveness` exactly for Spot's liveness properties, `safety` for
  *   Spot's safety properties that are not also liveness (only `true` is both), `other` for the
  *   rest; `isSafetyProperty` is Spot's `--safety` and `violable()` the complement of `--liveness`.
@@ -114,6 +116,26 @@ describe.skipIf(records.length === 0)(`monitor verdicts against Spot's LTL3 on $
     expect(problems).toEqual([]);
     // Incomplete by design (GF a & FG !a is never progressed to false): measured, not zero.
     expect(leftPending / decidedBySpot).toBeLessThan(0.1);
+  }, 300_000);
+
+  it("a finished log judged as the whole trace (finish('ltlf')) is Spot's LTLf verdict, cut after every letter", () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const r of records) {
+      const f = parseLtl(r.formula);
+      for (const t of r.traces) {
+        const m = new ProgressionMonitor([{ name: 'p', formula: f }]);
+        t.letters.forEach((letter, i) => {
+          m.step(new Set(letter));
+          const ours = m.finish('ltlf')[0].verdict;
+          const spot = t.ltlf[i] ? 'satisfied' : 'violated';
+          checked++;
+          if (ours !== spot) problems.push(`${r.formula} [${t.kind} trace cut after ${i + 1} letters]: Spot ${spot}, ours ${ours}`);
+        });
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBe(records.reduce((n, r) => n + r.traces.length * TRACE_LENGTH, 0));
   }, 300_000);
 
   it("the audit's property kinds agree with Spot's safety and liveness classes", async () => {

@@ -12,12 +12,19 @@
  * satisfiability question by translating the formula (`ltl2tgba`) and looking for an accepting
  * word (`autfilt --stats=%w`). Nothing of the monitors' own machinery (our translation, live
  * states, progression) takes part.
+ *
+ * LTLf (a finished log judged as the whole trace): Spot reads an LTLf formula as LTL over an extra
+ * proposition `alive` that holds exactly on the trace's positions (`ltlfilt --from-ltlf`). The
+ * trace u then is the word u with `alive` on every letter followed by `!alive` forever, and φ holds
+ * on u exactly when that word and the converted formula have a common model. Spot's LTLf `X` is the
+ * weak next and `X[!]` the strong one; ours is strong, so every `X` is printed as `X[!]`.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ltlAtoms } from '../../../runtime/ltl/atoms.js';
 import { parseLtl } from '../../../runtime/ltl/parse.js';
+import type { LtlNode } from '../../../runtime/ltl/syntax.js';
 import { mulberry32 } from '../../../runtime/random.js';
 import { parseSpotWord } from '../spot-automata/spot.js';
 
@@ -36,7 +43,17 @@ export interface MonitorRecord {
    * Finite traces, each a list of letters (the propositions true at that step), and Spot's LTL3
    * verdict after each prefix: `verdicts[k]` is the verdict after the first k letters (k = 0: before any).
    */
-  readonly traces: ReadonlyArray<{ readonly kind: TraceKind; readonly letters: ReadonlyArray<readonly string[]>; readonly verdicts: readonly Ltl3Verdict[] }>;
+  readonly traces: ReadonlyArray<{
+    readonly kind: TraceKind;
+    readonly letters: ReadonlyArray<readonly string[]>;
+    readonly verdicts: readonly Ltl3Verdict[];
+    /**
+     * Spot's finite-trace (LTLf) truth of the formula on the trace cut after k letters, for
+     * k = 1 … TRACE_LENGTH (`ltlf[k - 1]`), with `X` read as the strong next (our LTLf), which is
+     * Spot's `X[!]`.
+     */
+    readonly ltlf: readonly boolean[];
+  }>;
   /** `ltlfilt --safety` and `ltlfilt --liveness` (semantic classes, not syntactic). */
   readonly safety: boolean;
   readonly liveness: boolean;
@@ -105,11 +122,40 @@ function letterFormula(letter: readonly string[], aps: readonly string[]): strin
   return aps.map((a) => (on.has(a) ? a : `!${a}`)).join(' & ');
 }
 
-/** P_u for the first k letters: l0 & X(l1 & X(… )), or `1` for the empty prefix. */
-export function prefixFormula(letters: ReadonlyArray<readonly string[]>, k: number, aps: readonly string[]): string {
-  let text = '1';
-  for (let i = k - 1; i >= 0; i--) text = i === k - 1 ? `(${letterFormula(letters[i], aps)})` : `(${letterFormula(letters[i], aps)}) & X(${text})`;
-  return text;
+/**
+ * P_u for the first k letters: l0 & X(l1 & X(… )), or `1` for the empty prefix; with `finite`,
+ * each letter also has `alive` and the word goes on with `G !alive` (the finite trace, for LTLf).
+ */
+export function prefixFormula(letters: ReadonlyArray<readonly string[]>, k: number, aps: readonly string[], finite = false): string {
+  let text = finite ? 'G !alive' : '';
+  for (let i = k - 1; i >= 0; i--) {
+    const letter = `(${letterFormula(letters[i], aps)})${finite ? ' & alive' : ''}`;
+    text = text === '' ? letter : `${letter} & X(${text})`;
+  }
+  return text === '' ? '1' : text;
+}
+
+/** Spot syntax, fully parenthesized, with every `X` as Spot's strong next `X[!]`. */
+export function toSpotStrongNext(n: LtlNode): string {
+  switch (n.op) {
+    case 'true':
+      return '1';
+    case 'false':
+      return '0';
+    case 'ap':
+      return n.name;
+    case '!':
+    case 'F':
+    case 'G':
+      return `${n.op}(${toSpotStrongNext(n.arg)})`;
+    case 'X':
+      return `X[!](${toSpotStrongNext(n.arg)})`;
+    case '&':
+    case '|':
+      return n.args.map((a) => `(${toSpotStrongNext(a)})`).join(` ${n.op} `);
+    default:
+      return `(${toSpotStrongNext(n.left)}) ${n.op} (${toSpotStrongNext(n.right)})`;
+  }
 }
 
 function classify(formula: string, option: '--safety' | '--liveness'): boolean {
@@ -156,7 +202,17 @@ export function recordMonitorFixture(): MonitorRecord[] {
       }
   });
   const answers = acceptingWords(queries);
+  // LTLf: one more question per non-empty prefix, on the formula as Spot converts it.
+  const converted = run('ltlfilt', ['--from-ltlf', '-F', '-'], inputs.map(([, f]) => toSpotStrongNext(parseLtl(f))).join('\n') + '\n')
+    .split('\n')
+    .slice(0, inputs.length);
+  const finiteQueries: string[] = [];
+  inputs.forEach((_, i) => {
+    for (const t of traces[i]) for (let k = 1; k <= TRACE_LENGTH; k++) finiteQueries.push(`(${prefixFormula(t.letters, k, aps[i], true)}) & (${converted[i]})`);
+  });
+  const finiteAnswers = acceptingWords(finiteQueries);
   let q = 0;
+  let fq = 0;
   return inputs.map(([source, formula], i) => ({
     source,
     formula,
@@ -169,6 +225,7 @@ export function recordMonitorFixture(): MonitorRecord[] {
         if (!withModel && !withCountermodel) throw new Error(`Spot found neither a model nor a countermodel extending a prefix of ${formula}`);
         return !withModel ? 'violated' : !withCountermodel ? 'satisfied' : 'pending';
       }),
+      ltlf: Array.from({ length: TRACE_LENGTH }, () => finiteAnswers[fq++] !== undefined),
     })),
     safety: classify(formula, '--safety'),
     liveness: classify(formula, '--liveness'),
