@@ -87,7 +87,7 @@ export function readMonitorRecords(): MonitorRecord[] {
 
 // ---- recording (native tools) ----
 
-function run(cmd: string, args: readonly string[], input?: string): string {
+export function run(cmd: string, args: readonly string[], input?: string): string {
   const r = spawnSync(cmd, args, { encoding: 'utf8', input, timeout: 600_000, maxBuffer: 256 * 1024 * 1024 });
   if (r.error || r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.error?.message ?? r.stderr}`);
   return r.stdout;
@@ -108,7 +108,7 @@ export function monitorFormulas(): [string, string][] {
 }
 
 /** Spot's accepting words of each formula, in order (undefined: empty language). One Spot run for all. */
-function acceptingWords(formulas: readonly string[]): (string | undefined)[] {
+export function acceptingWords(formulas: readonly string[]): (string | undefined)[] {
   if (formulas.length === 0) return [];
   const hoa = run('ltl2tgba', ['-F', '-'], formulas.join('\n') + '\n');
   const words = run('autfilt', ['--stats=%w'], hoa).split('\n').slice(0, formulas.length);
@@ -123,13 +123,14 @@ function letterFormula(letter: readonly string[], aps: readonly string[]): strin
 }
 
 /**
- * P_u for the first k letters: l0 & X(l1 & X(… )), or `1` for the empty prefix; with `finite`,
- * each letter also has `alive` and the word goes on with `G !alive` (the finite trace, for LTLf).
+ * P_u for the first k letters: l0 & X(l1 & X(… )), or `1` for the empty prefix. With `alive`,
+ * each letter also has `alive` (a position of a finite trace, for LTLf), and with `ended` the word
+ * goes on with `G !alive`: the trace is exactly these letters.
  */
-export function prefixFormula(letters: ReadonlyArray<readonly string[]>, k: number, aps: readonly string[], finite = false): string {
-  let text = finite ? 'G !alive' : '';
+export function prefixFormula(letters: ReadonlyArray<readonly string[]>, k: number, aps: readonly string[], alive = false, ended = alive): string {
+  let text = ended ? 'G !alive' : '';
   for (let i = k - 1; i >= 0; i--) {
-    const letter = `(${letterFormula(letters[i], aps)})${finite ? ' & alive' : ''}`;
+    const letter = `(${letterFormula(letters[i], aps)})${alive ? ' & alive' : ''}`;
     text = text === '' ? letter : `${letter} & X(${text})`;
   }
   return text === '' ? '1' : text;
