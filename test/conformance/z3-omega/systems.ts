@@ -14,11 +14,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { join } from 'node:path';
 import { mulberry32 } from '../../../runtime/random.js';
 import type { Constraint } from '../../../src/theory/omega.js';
 
-export const OMEGA_FIXTURE = join(import.meta.dirname, '../../fixtures/z3/omega.jsonl');
+export const OMEGA_FIXTURE = join(import.meta.dirname, '../../fixtures/z3/omega.jsonl.br');
 export const SHAPES = { random: 900, strip: 700, counter: 400 } as const;
 export type Shape = keyof typeof SHAPES;
 export const SYSTEM_SEED = 4301;
@@ -47,7 +48,8 @@ export function toConstraint(c: ConstraintRecord): Constraint {
 
 export function readOmegaRecords(): OmegaRecord[] {
   if (!existsSync(OMEGA_FIXTURE)) return [];
-  return readFileSync(OMEGA_FIXTURE, 'utf8')
+  return brotliDecompressSync(readFileSync(OMEGA_FIXTURE))
+    .toString('utf8')
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as OmegaRecord);
@@ -135,5 +137,7 @@ export function z3Version(): string | undefined {
 }
 
 export function writeOmegaRecords(records: readonly OmegaRecord[], header: string): void {
-  writeFileSync(OMEGA_FIXTURE, [`# ${header}`, ...records.map((r) => JSON.stringify(r)), ''].join('\n'));
+  // Brotli-compressed: the records are repetitive JSON, a tenth of the size packed.
+  // Brotli-compressed: the records are repetitive JSON, about a tenth of the size packed.
+  writeFileSync(OMEGA_FIXTURE, brotliCompressSync([`# ${header}`, ...records.map((r) => JSON.stringify(r)), ''].join('\n')));
 }
