@@ -82,8 +82,9 @@ export function parseSpotWord(word: string, names: readonly string[]): Lasso {
 
 // ---- recording (native tools) ----
 
-function run(cmd: string, args: readonly string[], input?: string): string {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', input, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+/** Runs a Spot tool, its output as text; whole batches go through one call, hence the generous limits. */
+export function run(cmd: string, args: readonly string[], input?: string): string {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', input, timeout: 600_000, maxBuffer: 256 * 1024 * 1024 });
   if (r.error || r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.error?.message ?? r.stderr}`);
   return r.stdout;
 }

@@ -13,8 +13,8 @@
  * a `randltl` stream. Histories: the start of a trace Spot found satisfying all the rules (so
  * the shield is asked about live sessions, not only dead ones) and a random one.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readJsonLines, writeJsonLines } from '../json-lines.js';
 import { ltlAtoms } from '../../../runtime/ltl/atoms.js';
 import { parseLtl } from '../../../runtime/ltl/parse.js';
 import { mulberry32 } from '../../../runtime/random.js';
@@ -51,11 +51,7 @@ export function candidates(): string[][] {
 }
 
 export function readShieldRecords(): ShieldRecord[] {
-  if (!existsSync(SHIELD_FIXTURE)) return [];
-  return readFileSync(SHIELD_FIXTURE, 'utf8')
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as ShieldRecord);
+  return readJsonLines<ShieldRecord>(SHIELD_FIXTURE);
 }
 
 const AT_MOST_ONE = `G(${SHIELD_APS.flatMap((a, i) => SHIELD_APS.slice(i + 1).map((b) => `!(${a} & ${b})`)).join(' & ')})`;
@@ -116,5 +112,5 @@ export function recordShieldFixture(): ShieldRecord[] {
 }
 
 export function writeShieldRecords(records: readonly ShieldRecord[], header: string): void {
-  writeFileSync(SHIELD_FIXTURE, [`# ${header}`, ...records.map((r) => JSON.stringify(r)), ''].join('\n'));
+  writeJsonLines(SHIELD_FIXTURE, header, records);
 }

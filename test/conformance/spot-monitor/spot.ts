@@ -20,13 +20,15 @@
  * weak next and `X[!]` the strong one; ours is strong, so every `X` is printed as `X[!]`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readJsonLines, writeJsonLines } from '../json-lines.js';
 import { ltlAtoms } from '../../../runtime/ltl/atoms.js';
 import { parseLtl } from '../../../runtime/ltl/parse.js';
 import type { LtlNode } from '../../../runtime/ltl/syntax.js';
 import { mulberry32 } from '../../../runtime/random.js';
-import { parseSpotWord } from '../spot-automata/spot.js';
+import { parseSpotWord, run } from '../spot-automata/spot.js';
+
+export { run, spotVersion } from '../spot-automata/spot.js';
 
 export const MONITOR_FIXTURE = join(import.meta.dirname, '../../fixtures/spot/monitor-ltl3.jsonl');
 
@@ -78,25 +80,10 @@ export const TRACE_SEED = 4103;
 // ---- reading ----
 
 export function readMonitorRecords(): MonitorRecord[] {
-  if (!existsSync(MONITOR_FIXTURE)) return [];
-  return readFileSync(MONITOR_FIXTURE, 'utf8')
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as MonitorRecord);
+  return readJsonLines<MonitorRecord>(MONITOR_FIXTURE);
 }
 
 // ---- recording (native tools) ----
-
-export function run(cmd: string, args: readonly string[], input?: string): string {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', input, timeout: 600_000, maxBuffer: 256 * 1024 * 1024 });
-  if (r.error || r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.error?.message ?? r.stderr}`);
-  return r.stdout;
-}
-
-export function spotVersion(): string | undefined {
-  const r = spawnSync('ltl2tgba', ['--version'], { encoding: 'utf8' });
-  return r.error || r.status !== 0 ? undefined : r.stdout.split('\n')[0].trim();
-}
 
 /** The formulas: [source, Spot text] pairs, in a fixed order. */
 export function monitorFormulas(): [string, string][] {
@@ -234,5 +221,5 @@ export function recordMonitorFixture(): MonitorRecord[] {
 }
 
 export function writeMonitorRecords(records: readonly MonitorRecord[], header: string): void {
-  writeFileSync(MONITOR_FIXTURE, [`# ${header}`, ...records.map((r) => JSON.stringify(r)), ''].join('\n'));
+  writeJsonLines(MONITOR_FIXTURE, header, records);
 }

@@ -13,9 +13,8 @@
  * compared with constants and with each other, as in `[n <- n + 1] when !(n < 3) ...`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { join } from 'node:path';
+import { readJsonLines, writeJsonLines } from '../json-lines.js';
 import { mulberry32 } from '../../../runtime/random.js';
 import type { Constraint } from '../../../src/theory/omega.js';
 
@@ -47,12 +46,7 @@ export function toConstraint(c: ConstraintRecord): Constraint {
 }
 
 export function readOmegaRecords(): OmegaRecord[] {
-  if (!existsSync(OMEGA_FIXTURE)) return [];
-  return brotliDecompressSync(readFileSync(OMEGA_FIXTURE))
-    .toString('utf8')
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as OmegaRecord);
+  return readJsonLines<OmegaRecord>(OMEGA_FIXTURE);
 }
 
 /** The seeded systems, in a fixed order. */
@@ -137,7 +131,5 @@ export function z3Version(): string | undefined {
 }
 
 export function writeOmegaRecords(records: readonly OmegaRecord[], header: string): void {
-  // Brotli-compressed: the records are repetitive JSON, a tenth of the size packed.
-  // Brotli-compressed: the records are repetitive JSON, about a tenth of the size packed.
-  writeFileSync(OMEGA_FIXTURE, brotliCompressSync([`# ${header}`, ...records.map((r) => JSON.stringify(r)), ''].join('\n')));
+  writeJsonLines(OMEGA_FIXTURE, header, records);
 }

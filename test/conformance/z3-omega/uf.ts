@@ -10,9 +10,8 @@
  * distinct (`3`, `"3"`, `true` and `false` among them), as values are at run time.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { join } from 'node:path';
+import { readJsonLines, writeJsonLines } from '../json-lines.js';
 import { mulberry32 } from '../../../runtime/random.js';
 import type { TLiteral, TTerm } from '../../../src/theory/terms.js';
 
@@ -26,12 +25,7 @@ export interface UfRecord {
 }
 
 export function readUfRecords(): UfRecord[] {
-  if (!existsSync(UF_FIXTURE)) return [];
-  return brotliDecompressSync(readFileSync(UF_FIXTURE))
-    .toString('utf8')
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as UfRecord);
+  return readJsonLines<UfRecord>(UF_FIXTURE);
 }
 
 const FUNCTIONS: ReadonlyArray<readonly [string, number]> = [['f', 1], ['g', 2], ['h', 1]];
@@ -115,7 +109,5 @@ export function z3UfVerdicts(systems: ReadonlyArray<readonly TLiteral[]>): ('sat
 }
 
 export function writeUfRecords(records: readonly UfRecord[], header: string): void {
-  // Brotli-compressed: the records are repetitive JSON, a tenth of the size packed.
-  // Brotli-compressed: the records are repetitive JSON, about a tenth of the size packed.
-  writeFileSync(UF_FIXTURE, brotliCompressSync([`# ${header}`, ...records.map((r) => JSON.stringify(r)), ''].join('\n')));
+  writeJsonLines(UF_FIXTURE, header, records);
 }
