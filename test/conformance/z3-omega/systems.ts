@@ -118,10 +118,15 @@ export function z3Verdicts(systems: ReadonlyArray<readonly ConstraintRecord[]>, 
     for (const c of system) script.push(`(assert (${c.kind === 'eq' ? '=' : '>='} ${smtTerm(c)} 0))`);
     script.push('(check-sat)', '(pop 1)');
   }
+  return runZ3(script, systems.length);
+}
+
+/** One `z3 -in` run of an SMT-LIB script with `expected` `(check-sat)` commands: their answers. */
+export function runZ3(script: readonly string[], expected: number): ('sat' | 'unsat')[] {
   const r = spawnSync('z3', ['-in'], { input: script.join('\n') + '\n', encoding: 'utf8', timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
   if (r.error || r.status !== 0) throw new Error(`z3: ${r.error?.message ?? r.stderr ?? r.stdout}`);
   const answers = r.stdout.split('\n').filter((l) => l.trim() !== '');
-  if (answers.length !== systems.length || answers.some((a) => a !== 'sat' && a !== 'unsat')) throw new Error(`z3 answered ${answers.length} of ${systems.length}: ${answers.find((a) => a !== 'sat' && a !== 'unsat')}`);
+  if (answers.length !== expected || answers.some((a) => a !== 'sat' && a !== 'unsat')) throw new Error(`z3 answered ${answers.length} of ${expected}: ${answers.find((a) => a !== 'sat' && a !== 'unsat')}`);
   return answers as ('sat' | 'unsat')[];
 }
 

@@ -9,9 +9,9 @@
  * negative one `p(…) = false`); every literal value is a constant and all of them are pairwise
  * distinct (`3`, `"3"`, `true` and `false` among them), as values are at run time.
  */
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { readJsonLines, writeJsonLines } from '../json-lines.js';
+import { runZ3 } from './systems.js';
 import { mulberry32 } from '../../../runtime/random.js';
 import type { TLiteral, TTerm } from '../../../src/theory/terms.js';
 
@@ -101,11 +101,7 @@ export function z3UfVerdicts(systems: ReadonlyArray<readonly TLiteral[]>): ('sat
     }
     script.push('(check-sat)', '(pop 1)');
   }
-  const r = spawnSync('z3', ['-in'], { input: script.join('\n') + '\n', encoding: 'utf8', timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
-  if (r.error || r.status !== 0) throw new Error(`z3: ${r.error?.message ?? r.stderr ?? r.stdout}`);
-  const answers = r.stdout.split('\n').filter((l) => l.trim() !== '');
-  if (answers.length !== systems.length || answers.some((a) => a !== 'sat' && a !== 'unsat')) throw new Error(`z3 answered ${answers.length} of ${systems.length}: ${answers.find((a) => a !== 'sat' && a !== 'unsat')}`);
-  return answers as ('sat' | 'unsat')[];
+  return runZ3(script, systems.length);
 }
 
 export function writeUfRecords(records: readonly UfRecord[], header: string): void {
