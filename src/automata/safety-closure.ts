@@ -14,30 +14,20 @@
  */
 import { type Formula, not } from '../ltl/formula.js';
 import { BDD_FALSE, BddManager } from './bdd.js';
-import { TimeoutError } from './deadline.js';
 import { liveStates } from './live-states.js';
 import { acceptingComponents, stronglyConnectedComponents } from './scc.js';
-import { type SymbolicEdge, type SymbolicTgba, translateLtlSymbolic } from './translate.js';
+import { type SymbolicEdge, translateLtlSymbolic } from './translate.js';
 
 export interface SafetyOptions {
   /** Largest product explored; beyond it the answer is undefined (default 100,000 pairs). */
   readonly maxProductStates?: number;
-  /** Absolute `nowMs()` time after which the translation gives up (answer undefined). */
-  readonly deadline?: number;
 }
 
-/** True when L(f) is a safety property, false when not, undefined when too large to decide. */
+/** True when L(f) is a safety property, false when not, undefined when the product is too large. */
 export function isSafetyProperty(f: Formula, options: SafetyOptions = {}): boolean | undefined {
   const bdd = new BddManager();
-  let positive: SymbolicTgba;
-  let negative: SymbolicTgba;
-  try {
-    positive = translateLtlSymbolic(f, bdd, { deadline: options.deadline });
-    negative = translateLtlSymbolic(not(f), bdd, { deadline: options.deadline });
-  } catch (err) {
-    if (err instanceof TimeoutError) return undefined;
-    throw err;
-  }
+  const positive = translateLtlSymbolic(f, bdd);
+  const negative = translateLtlSymbolic(not(f), bdd);
   const usable = positive.edges.map((out) => out.filter((e) => e.guard !== BDD_FALSE));
   const live = liveStates(positive.stateCount, (s) => usable[s], positive.accSets);
   const limit = options.maxProductStates ?? 100_000;

@@ -18,8 +18,7 @@ import { readJsonLines, writeJsonLines } from '../json-lines.js';
 import { ltlAtoms } from '../../../runtime/ltl/atoms.js';
 import { parseLtl } from '../../../runtime/ltl/parse.js';
 import { mulberry32 } from '../../../runtime/random.js';
-import { acceptingWords, prefixFormula, run, toSpotStrongNext } from './spot.js';
-import { parseSpotWord } from '../spot-automata/spot.js';
+import { acceptingWords, prefixFormula, run, toSpotStrongNext, unroll } from './spot.js';
 
 export const SHIELD_FIXTURE = join(import.meta.dirname, '../../fixtures/spot/shield-ltlf.jsonl');
 export const SHIELD_APS = ['p0', 'p1', 'p2', 'p3'] as const;
@@ -79,13 +78,8 @@ export function recordShieldFixture(): ShieldRecord[] {
     const out: { kind: 'model' | 'random'; letters: string[][] }[] = [];
     const model = models[i];
     if (model !== undefined) {
-      const lasso = parseSpotWord(model, aps);
-      const letters: string[][] = [];
-      for (let k = 0; letters.length < HISTORY_LENGTH; k++) {
-        const v = k < lasso.prefix.length ? lasso.prefix[k] : lasso.cycle[(k - lasso.prefix.length) % lasso.cycle.length];
-        // Past the end of Spot's finite trace any single events will do.
-        letters.push(v.has('alive') ? SHIELD_APS.filter((a) => v.has(a)) : pick(candidates()));
-      }
+      // Past the end of Spot's finite trace (no `alive`) any single events will do.
+      const letters = unroll(model, aps, HISTORY_LENGTH).map((l) => (l.includes('alive') ? l.filter((a) => a !== 'alive') : pick(candidates())));
       out.push({ kind: 'model', letters });
     }
     out.push({ kind: 'random', letters: random });

@@ -153,8 +153,8 @@ function classify(formula: string, option: '--safety' | '--liveness'): boolean {
   return r.stdout.trim() === '1';
 }
 
-/** The first `length` letters of a Spot word, unrolled through its cycle. */
-function unroll(word: string, aps: readonly string[], length: number): string[][] {
+/** The first `length` letters of a Spot word, unrolled through its cycle (each: the `aps` true in it). */
+export function unroll(word: string, aps: readonly string[], length: number): string[][] {
   const lasso = parseSpotWord(word, aps);
   const letters: string[][] = [];
   for (let i = 0; letters.length < length; i++) {
