@@ -6,7 +6,8 @@
 import type { LtlNode } from '../../runtime/ltl/syntax.js';
 import type { MonitorAutomaton, MonitorPart } from '../../runtime/monitor/automaton.js';
 import { liveStates as liveStatesOf } from '../automata/live-states.js';
-import { translateLtl } from '../automata/translate.js';
+import { BddManager } from '../automata/bdd.js';
+import { type SymbolicTgba, toFormulaGuards, translateLtl, translateLtlSymbolic } from '../automata/translate.js';
 import type { Tgba } from '../automata/types.js';
 import type { Formula } from '../ltl/formula.js';
 import { not } from '../ltl/formula.js';
@@ -60,8 +61,23 @@ function part(a: Tgba): MonitorPart {
 
 export function buildMonitorAutomaton(formula: LtlNode): MonitorAutomaton {
   const f = fromSyntax(formula);
-  const pos = translateLtl(f);
-  const neg = translateLtl(not(f));
+  return monitorAutomatonOf(translateLtl(f), translateLtl(not(f)));
+}
+
+/**
+ * The monitor automaton with the two automata it was read from (`positive` of the property,
+ * `negative` of its negation, on one BDD manager), for callers that test more on them: the audit's
+ * rule kinds read liveness off the monitor and safety off the automata, from one translation.
+ */
+export function translateProperty(formula: LtlNode): { monitor: MonitorAutomaton; positive: SymbolicTgba; negative: SymbolicTgba } {
+  const f = fromSyntax(formula);
+  const bdd = new BddManager();
+  const positive = translateLtlSymbolic(f, bdd);
+  const negative = translateLtlSymbolic(not(f), bdd);
+  return { monitor: monitorAutomatonOf(toFormulaGuards(positive), toFormulaGuards(negative)), positive, negative };
+}
+
+function monitorAutomatonOf(pos: Tgba, neg: Tgba): MonitorAutomaton {
   const aps = [...new Set([...pos.aps, ...neg.aps])].sort();
   return { version: 1, aps, positive: part(pos), negative: part(neg) };
 }

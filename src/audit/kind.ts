@@ -88,17 +88,17 @@ export function syntacticSafety(formula: LtlNode): boolean {
 export async function propertyKinds(formulas: readonly LtlNode[]): Promise<PropertyKind[]> {
   const kinds: (PropertyKind | undefined)[] = formulas.map((f) => (syntacticSafety(f) ? 'safety' : undefined));
   if (kinds.every((k) => k !== undefined)) return kinds as PropertyKind[];
-  const [{ buildMonitorAutomaton }, { AutomatonMonitor }, { isSafetyProperty }, { fromSyntax }] = await Promise.all([
+  const [{ translateProperty }, { AutomatonMonitor }, { isSafetyLanguage }] = await Promise.all([
     import('./automaton.js'),
     import('../../runtime/monitor/automaton.js'),
     import('../automata/safety-closure.js'),
-    import('../ltl/from-syntax.js'),
   ]);
   return formulas.map((f, i) => {
     const known = kinds[i];
     if (known) return known;
-    const violable = new AutomatonMonitor(buildMonitorAutomaton(f)).violable();
-    if (violable === false) return 'liveness';
-    return isSafetyProperty(fromSyntax(f)) === true ? 'safety' : 'other';
+    // One translation of φ and ¬φ serves both tests: liveness on the monitor, safety on the automata.
+    const { monitor, positive, negative } = translateProperty(f);
+    if (new AutomatonMonitor(monitor).violable() === false) return 'liveness';
+    return isSafetyLanguage(positive, negative) === true ? 'safety' : 'other';
   });
 }

@@ -16,7 +16,7 @@ import { type Formula, not } from '../ltl/formula.js';
 import { BDD_FALSE, BddManager } from './bdd.js';
 import { liveStates } from './live-states.js';
 import { acceptingComponents, stronglyConnectedComponents } from './scc.js';
-import { type SymbolicEdge, translateLtlSymbolic } from './translate.js';
+import { type SymbolicEdge, type SymbolicTgba, translateLtlSymbolic } from './translate.js';
 
 export interface SafetyOptions {
   /** Largest product explored; beyond it the answer is undefined (default 100,000 pairs). */
@@ -26,8 +26,16 @@ export interface SafetyOptions {
 /** True when L(f) is a safety property, false when not, undefined when the product is too large. */
 export function isSafetyProperty(f: Formula, options: SafetyOptions = {}): boolean | undefined {
   const bdd = new BddManager();
-  const positive = translateLtlSymbolic(f, bdd);
-  const negative = translateLtlSymbolic(not(f), bdd);
+  return isSafetyLanguage(translateLtlSymbolic(f, bdd), translateLtlSymbolic(not(f), bdd), options);
+}
+
+/**
+ * The same test on automata already built: `positive` of φ and `negative` of ¬φ, on one BDD
+ * manager (a caller that reads other properties off the same two automata translates once).
+ */
+export function isSafetyLanguage(positive: SymbolicTgba, negative: SymbolicTgba, options: SafetyOptions = {}): boolean | undefined {
+  if (positive.bdd !== negative.bdd) throw new Error('isSafetyLanguage: the two automata must share one BDD manager');
+  const bdd = positive.bdd;
   const usable = positive.edges.map((out) => out.filter((e) => e.guard !== BDD_FALSE));
   const live = liveStates(positive.stateCount, (s) => usable[s], positive.accSets);
   const limit = options.maxProductStates ?? 100_000;
